@@ -1,0 +1,114 @@
+"""Weaponized Chess (Wec): the rules engine's public facade.
+
+Everything a caller needs is here; the format of every value is in
+docs/engine-api.md. A :class:`Game` is immutable from the outside: ``apply``
+returns a new one. All values crossing this facade are plain JSON data.
+
+>>> g = new_game()
+>>> to_move(g)
+'black'
+>>> g = apply(g, {"type": "move", "from": [2, 1, "ground"], "to": [3, 2, "ground"]})
+>>> g = apply(g, {"type": "end_turn"})
+>>> to_move(g)
+'white'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import IllegalAction, apply, move_action
+from .constants import LEVEL_INDEX, LEVELS, SIZE
+from .moves import Knowledge, all_candidates, piece_candidates
+from .notation import history
+from .options import DEFAULTS as DEFAULT_OPTIONS
+from .options import resolve as resolve_options
+from .render import render
+from .scenario import dump_scenario, load_scenario
+from .setup import standard_document
+from .state import Game
+from .view import view
+from .visibility import hidden_from
+
+__all__ = [
+    "DEFAULT_OPTIONS",
+    "Game",
+    "IllegalAction",
+    "apply",
+    "dump_scenario",
+    "history",
+    "legal_actions",
+    "load_scenario",
+    "move_targets",
+    "new_game",
+    "outcome",
+    "render",
+    "to_move",
+    "view",
+]
+
+NAME = "wec"
+
+
+def new_game(options: dict[str, Any] | None = None) -> Game:
+    """The standard game, Black to move; ``options`` override the defaults."""
+    return load_scenario(standard_document(resolve_options(options)))
+
+
+def to_move(game: Game) -> str:
+    """The colour whose Turn it is."""
+    return game.to_move
+
+
+def outcome(game: Game) -> dict[str, Any] | None:
+    """None while the game runs, else ``{"winner": color or None, "reason": str}``."""
+    return dict(game.result) if game.result else None
+
+
+def legal_actions(game: Game) -> list[dict[str, Any]]:
+    """Every action the side to move may take now, as that side knows the board.
+
+    ``end_turn`` appears once the Turn's Move is made (or when no Move exists).
+    Empty once the game is over.
+    """
+    if game.result:
+        return []
+    color = game.to_move
+    out: list[dict[str, Any]] = []
+    if game.turn["moved"]:
+        return [{"type": "end_turn"}]
+    cands = all_candidates(game, color, hidden_from(game, color))
+    for pid in sorted(cands):
+        for c in cands[pid]:
+            out.append(move_action(game, c))
+    if not out:
+        # No Move is possible: the side may only pass (docs/rulings.md, "No Move").
+        out.append({"type": "end_turn"})
+    return out
+
+
+def move_targets(game: Game, row: int, col: int, level: str, piece: int | None = None) -> set[tuple[int, int, str]]:
+    """Where the side to move's Piece at (row, col, level) may Move now.
+
+    Where two friendly Pieces share that place the result is the union of
+    both; pass ``piece`` (an id from ``view``) to ask for one of them.
+    Unknown places, enemy places and a Turn whose Move is made give an empty set.
+    """
+    if game.result or game.turn["moved"] or level not in LEVEL_INDEX:
+        return set()
+    if not (1 <= row <= SIZE and 1 <= col <= SIZE):
+        return set()
+    color = game.to_move
+    slot = ((row - 1) * SIZE + col - 1) * 3 + LEVEL_INDEX[level]
+    allowed = all_candidates(game, color, hidden_from(game, color))
+    out = set()
+    for pid in game.board[slot]:
+        if piece is not None and pid != piece:
+            continue
+        for c in allowed.get(pid, ()):
+            sq, lv = divmod(c.dest, 3)
+            out.add((sq // SIZE + 1, sq % SIZE + 1, LEVELS[lv]))
+    return out
+
+
+__all__ += ["Knowledge", "piece_candidates", "hidden_from"]

@@ -1,0 +1,232 @@
+"""Applying actions: the Turn's bookkeeping, the Move, ``end_turn``, winning.
+
+Every check runs before anything changes, and on a copy: a rejected action
+leaves the game exactly as it was. Error messages speak only of what the acting
+side can know.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .constants import LEVEL_INDEX, LEVELS, PRIMARY, SIZE, other
+from .moves import Candidate, all_candidates, describe, resolve
+from .state import Game, empty_turn
+from .visibility import hidden_from
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message is for the player."""
+
+
+ACTION_TYPES = ("move", "fire", "pickup", "drop", "exchange", "reinforce", "end_turn")
+
+
+def _place(value: Any, what: str) -> tuple[int, int, int]:
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 3
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value[:2])
+        or value[2] not in LEVEL_INDEX
+    ):
+        raise IllegalAction(f"'{what}' must be [row, col, level] with level ground, air or sub")
+    row, col, level = value
+    if not (1 <= row <= SIZE and 1 <= col <= SIZE):
+        raise IllegalAction(f"'{what}' ({row}, {col}) is off the board")
+    return row, col, LEVEL_INDEX[level]
+
+
+def _slot_of(row: int, col: int, level: int) -> int:
+    return ((row - 1) * SIZE + col - 1) * 3 + level
+
+
+def _place_json(slot: int) -> list[Any]:
+    sq, lv = divmod(slot, 3)
+    return [sq // SIZE + 1, sq % SIZE + 1, LEVELS[lv]]
+
+
+def move_action(game: Game, c: Candidate) -> dict[str, Any]:
+    """The action dict for a candidate Move."""
+    p = game.pieces[c.piece]
+    a: dict[str, Any] = {
+        "type": "move",
+        "piece": p.id,
+        "from": [p.row, p.col, LEVELS[p.level]],
+        "to": _place_json(c.dest),
+    }
+    if c.carry is not None:
+        a["carry"] = True
+    if c.dozing:
+        a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c.doze]
+    return a
+
+
+def end_turn_allowed(game: Game) -> bool:
+    if game.result:
+        return False
+    if game.turn["moved"]:
+        return True
+    # A side with no possible Move passes (docs/rulings.md, "No Move").
+    color = game.to_move
+    return not all_candidates(game, color, hidden_from(game, color))
+
+
+def apply(game: Game, action: dict[str, Any]) -> Game:
+    """The game after ``action``; ``game`` itself is not changed.
+
+    Raises :class:`IllegalAction` (a ``ValueError``) when the action is
+    malformed or not allowed now.
+    """
+    if not isinstance(action, dict):
+        raise IllegalAction("an action must be an object with a 'type'")
+    kind = action.get("type")
+    if kind not in ACTION_TYPES:
+        raise IllegalAction(f"unknown action type {kind!r}")
+    if game.result:
+        raise IllegalAction("the game is over")
+    if kind == "move":
+        return _apply_move(game, action)
+    if kind == "end_turn":
+        return _apply_end_turn(game)
+    from . import articles as _articles  # engine part 2
+
+    return _articles.apply_action(game, action)
+
+
+def _primaries(game: Game) -> dict[str, set[int]]:
+    out: dict[str, set[int]] = {"black": set(), "white": set()}
+    for p in game.pieces.values():
+        if p.type in PRIMARY:
+            out[p.color].add(p.id)
+    return out
+
+
+def settle(game: Game, before: dict[str, set[int]], actor: str) -> None:
+    """End the game when a primary government Piece was destroyed or converted.
+
+    If both sides lost one in the same action, the acting side loses (the
+    manual: taking the enemy's counts only if your own survives that Turn).
+    """
+    after = _primaries(game)
+    lost = {c for c in ("black", "white") if before[c] - after[c]}
+    if not lost:
+        return
+    if actor in lost:
+        game.result = {"winner": other(actor), "reason": "primary_lost" if len(lost) == 1 else "both_primaries_lost"}
+    else:
+        game.result = {"winner": actor, "reason": "primary_taken"}
+
+
+def track_reinforcements(game: Game) -> None:
+    """Arm a reinforcement when a friendly Piece stands on its activation
+    Square at ground level; make it ready once that Square is left empty."""
+    if not game.reinforcements:
+        return
+    changed = False
+    out = []
+    for r in game.reinforcements:
+        ids = game.board[_slot_of(r.row, r.col, 0)]
+        if not r.armed and any(game.pieces[i].color == r.color for i in ids):
+            r = r._replace(armed=True)
+            changed = True
+        elif r.armed and not r.ready and not ids:
+            r = r._replace(ready=True)
+            changed = True
+        out.append(r)
+    if changed:
+        game.reinforcements = tuple(out)
+
+
+def _record(game: Game, action: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> None:
+    game.turn_log = game.turn_log + ({"action": action, "events": events, **extra},)
+
+
+def _apply_move(game: Game, action: dict[str, Any]) -> Game:
+    color = game.to_move
+    if game.turn["moved"]:
+        raise IllegalAction("you have already made this Turn's Move")
+    src = _place(action.get("from"), "from")
+    dst = _place(action.get("to"), "to")
+    carry = action.get("carry", False)
+    if not isinstance(carry, bool):
+        raise IllegalAction("'carry' must be true or false")
+    doze = action.get("doze")
+    doze_set: tuple[int, ...] | None = None
+    if doze is not None:
+        if not isinstance(doze, list) or not all(
+            isinstance(x, (list, tuple)) and len(x) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in x)
+            for x in doze
+        ):
+            raise IllegalAction("'doze' must be a list of [row, col] Squares")
+        doze_set = tuple(sorted((r - 1) * SIZE + c - 1 for r, c in doze))
+    src_slot = _slot_of(*src)
+    dst_slot = _slot_of(*dst)
+    own = [game.pieces[i] for i in game.board[src_slot] if game.pieces[i].color == color]
+    if not own:
+        raise IllegalAction(f"you have no piece at ({src[0]}, {src[1]}, {LEVELS[src[2]]})")
+    wanted = action.get("piece")
+    if wanted is not None:
+        own = [p for p in own if p.id == wanted]
+        if not own:
+            raise IllegalAction(f"piece {wanted!r} of yours is not at ({src[0]}, {src[1]}, {LEVELS[src[2]]})")
+    allowed = all_candidates(game, color, hidden_from(game, color))
+    matches: list[Candidate] = []
+    for p in own:
+        for c in allowed.get(p.id, ()):
+            if c.dest != dst_slot or (c.carry is not None) != carry:
+                continue
+            if (doze_set is None) != (not c.dozing):
+                continue
+            if doze_set is not None and c.doze != doze_set:
+                continue
+            matches.append(c)
+    if not matches:
+        raise IllegalAction(
+            f"that piece cannot Move from ({src[0]}, {src[1]}, {LEVELS[src[2]]}) "
+            f"to ({dst[0]}, {dst[1]}, {LEVELS[dst[2]]}) now"
+        )
+    movers = {c.piece for c in matches}
+    if len(movers) > 1:
+        kinds = {(game.pieces[i].type, game.pieces[i].hand, game.pieces[i].articles) for i in movers}
+        if len(kinds) > 1:
+            raise IllegalAction("two of your pieces there can make that Move; say which with 'piece'")
+    cand = min(matches, key=lambda c: c.piece)
+    g = game.copy()
+    before = _primaries(g)
+    events: list[dict[str, Any]] = []
+    resolve(g, cand, events)
+    g.turn["moved"] = True
+    g.turn["actors"].append(cand.piece)
+    g.turn["sequence"].append("M")
+    track_reinforcements(g)
+    mover = game.pieces[cand.piece]
+    # Whether the enemy saw this Move (before or after): censored history
+    # shows only such Moves of the enemy while a competitive game runs.
+    enemy = other(color)
+    public = mover.id not in hidden_from(game, enemy) or (
+        mover.id in g.pieces and mover.id not in hidden_from(g, enemy)
+    )
+    _record(g, move_action(game, cand), events, mover=describe(mover), public=public)
+    settle(g, before, color)
+    return g
+
+
+def _apply_end_turn(game: Game) -> Game:
+    if not end_turn_allowed(game):
+        raise IllegalAction("make your Move before ending the Turn")
+    color = game.to_move
+    g = game.copy()
+    before = _primaries(g)
+    events: list[dict[str, Any]] = []
+    from . import articles as _articles  # engine part 2: projectiles, transport, counters
+
+    _articles.end_of_turn(g, events)
+    track_reinforcements(g)
+    _record(g, {"type": "end_turn"}, events)
+    g.log = g.log + ({"color": color, "number": g.turn_number, "entries": list(g.turn_log)},)
+    g.turn_log = ()
+    g.turn = empty_turn()
+    g.to_move = other(color)
+    g.turn_number += 1
+    settle(g, before, color)
+    return g

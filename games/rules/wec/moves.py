@@ -1,0 +1,427 @@
+"""Moves: where each Piece may go, and what happens when it goes.
+
+Legality is judged from the mover's knowledge: a Square holding only enemy
+Pieces the mover cannot see looks empty. When the Move is carried out on the
+true board and runs into such a Piece, the Moving Piece stops in that Square
+and takes every enemy Piece there at its level (the manual's rule for unseen
+enemies), whatever its movement would otherwise allow.
+
+A candidate Move is a :class:`Candidate`: the Piece, the places it passes
+through in order (landing place last), whether it may take there, and what it
+brings along (a carried passenger, or the dozed Pieces).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, NamedTuple
+
+from .constants import (
+    AIR,
+    CARRIERS,
+    GROUND,
+    KING_STEPS,
+    NATIVE_LEVELS,
+    PAWNS,
+    PRIMARY,
+    SECONDARY,
+    SIZE,
+    SUB,
+)
+from .geometry import board_paths, chopper_routes, neighbours, offset
+from .state import Game, Piece
+
+# Move kinds: how a landing place holding enemies is treated.
+PEACEFUL = 0  # may not land on enemies (non-combat movement)
+COMBAT = 1  # takes the enemies where it lands
+CAPTURE_ONLY = 2  # may only land where it takes (a Pawn's attack Squares)
+
+
+class Candidate(NamedTuple):
+    piece: int
+    path: tuple[int, ...]  # slots passed through, landing slot last
+    kind: int
+    carry: int | None = None  # id of the passenger brought along
+    doze: tuple[int, ...] = ()  # Squares whose ground Pieces are dozed
+    routes: tuple[tuple[int, ...], ...] = ()  # other open Chopper routes
+    dozing: bool = False
+
+    @property
+    def dest(self) -> int:
+        return self.path[-1]
+
+
+def _slot(sq: int, level: int) -> int:
+    return sq * 3 + level
+
+
+def can_move_itself(game: Game, p: Piece) -> bool:
+    """Stunned Pieces, Pieces in Transport and Pieces at a level they cannot
+    travel by themselves (a Pawn carried aloft) do not Move."""
+    if p.stun > 0 or p.transport is not None:
+        return False
+    if p.level == GROUND:
+        return True
+    return p.level in NATIVE_LEVELS.get(p.type, ())
+
+
+class Knowledge:
+    """The board as one side knows it, for fast occupancy questions."""
+
+    __slots__ = ("game", "color", "hidden")
+
+    def __init__(self, game: Game, color: str, hidden: frozenset[int]) -> None:
+        self.game = game
+        self.color = color
+        self.hidden = hidden
+
+    def known(self, slot: int) -> list[Piece]:
+        pieces = self.game.pieces
+        hidden = self.hidden
+        return [pieces[i] for i in self.game.board[slot] if i not in hidden]
+
+    def empty(self, slot: int) -> bool:
+        ids = self.game.board[slot]
+        if not ids:
+            return True
+        hidden = self.hidden
+        return all(i in hidden for i in ids)
+
+
+def _can_land(kn: Knowledge, slot: int, movers: list[Piece], kind: int) -> bool:
+    """May ``movers`` (a Piece and its passenger) land on ``slot`` as known?"""
+    there = kn.known(slot)
+    color = kn.color
+    friends = [p for p in there if p.color == color]
+    enemies = [p for p in there if p.color != color]
+    if enemies:
+        if kind == PEACEFUL or friends:
+            # A mixed level (after a partial Conversion) admits nobody else.
+            return False
+        friends = []
+    elif kind == CAPTURE_ONLY:
+        return False
+    group = friends + movers
+    if len(group) > 2:
+        return False
+    if len(group) == 2 and not (group[0].coexists or group[1].coexists):
+        return False
+    return True
+
+
+def _passenger(game: Game, p: Piece) -> Piece | None:
+    if p.type not in CARRIERS:
+        return None
+    for i in game.board[p.slot]:
+        if i != p.id:
+            other = game.pieces[i]
+            if other.color == p.color:
+                return other
+    return None
+
+
+def _carry_allowed(game: Game, passenger: Piece, dest_level: int, flies: bool) -> bool:
+    if passenger.stun > 0 or passenger.transport is not None:
+        return False
+    if passenger.type in PRIMARY and game.options["forbid_king_flying_sub"]:
+        return not flies and dest_level == GROUND
+    return True
+
+
+def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
+    """Every Move open to Piece ``p`` as its side knows the board."""
+    if not can_move_itself(game, p):
+        return []
+    t = p.type
+    opts = game.options
+    movement = opts["movement"]
+    out: list[Candidate] = []
+    sq = p.sq
+    lv = p.level
+    color = p.color
+
+    def simple(dest_slot: int, passing: tuple[int, ...], kind: int, carrier_flies: bool = False) -> None:
+        for s in passing:
+            if not kn.empty(s):
+                return
+        movers = [p]
+        if _can_land(kn, dest_slot, movers, kind):
+            out.append(Candidate(p.id, passing + (dest_slot,), kind))
+        passenger = _passenger(game, p)
+        if passenger is not None and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies):
+            if _can_land(kn, dest_slot, [p, passenger], kind):
+                out.append(Candidate(p.id, passing + (dest_slot,), kind, carry=passenger.id))
+
+    if t in PAWNS:
+        _pawn(game, p, kn, out)
+    elif t in PRIMARY or t in ("dozer", "destroyer", "aaa"):
+        kind = COMBAT if t in PRIMARY else PEACEFUL
+        for d in neighbours(sq):
+            simple(_slot(d, lv), (), kind)
+        if t == "dozer" and lv == GROUND:
+            out.extend(_dozings(game, p, kn))
+    elif t in ("tank", "cleric") or t in SECONDARY:
+        if t in SECONDARY:
+            ranges = (opts["queen_tank_range"], opts["queen_cleric_range"])
+        else:
+            ranges = (opts["tank_range"], opts["cleric_range"])
+        kind_name = t if t in ("tank", "cleric") else "queen"
+        for path in board_paths(kind_name, movement, p.hand, color, sq, ranges):
+            slots = tuple(_slot(s, lv) for s in path)
+            simple(slots[-1], slots[:-1], COMBAT)
+    elif t == "sub":
+        combat = COMBAT if opts["sub_jet_combat"] else PEACEFUL
+        for d in neighbours(sq):
+            simple(_slot(d, lv), (), combat)
+        simple(_slot(sq, SUB if lv == GROUND else GROUND), (), combat, carrier_flies=False)
+    elif t == "jet":
+        combat = COMBAT if opts["sub_jet_combat"] else PEACEFUL
+        if lv == GROUND:
+            simple(_slot(sq, AIR), (), combat)
+        else:
+            simple(_slot(sq, GROUND), (), combat)
+            for f, r in KING_STEPS:
+                one = offset(color, sq, f, r)
+                if one is None:
+                    continue
+                simple(_slot(one, AIR), (), combat)
+                two = offset(color, sq, 2 * f, 2 * r)
+                if two is not None:
+                    # The second Square of a Jet's flight never takes.
+                    simple(_slot(two, AIR), (_slot(one, AIR),), PEACEFUL)
+    elif t == "chopper":
+        _chopper(game, p, kn, out)
+    return out
+
+
+def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
+    if p.level != GROUND:
+        return
+    movement = game.options["movement"]
+    sq, color = p.sq, p.color
+
+    def add(steps: tuple[tuple[int, int], ...], kind: int) -> None:
+        squares = []
+        for f, r in steps:
+            s = offset(color, sq, f, r)
+            if s is None:
+                return
+            squares.append(_slot(s, GROUND))
+        for s in squares[:-1]:
+            if not kn.empty(s):
+                return
+        if _can_land(kn, squares[-1], [p], kind):
+            out.append(Candidate(p.id, tuple(squares), kind))
+
+    if movement == "weaponized":
+        for side in (-1, 1):
+            add(((1, side),), PEACEFUL)
+            if not p.moved:
+                add(((1, side), (2, 2 * side)), PEACEFUL)
+        for step in ((1, 0), (0, -1), (0, 1)):
+            add((step,), CAPTURE_ONLY)
+    elif movement == "standard_chess":
+        add(((1, 0),), PEACEFUL)
+        if not p.moved:
+            add(((1, 0), (2, 0)), PEACEFUL)
+        for side in (-1, 1):
+            add(((1, side),), CAPTURE_ONLY)
+    else:
+        steps = {
+            "all_sides_and_forward": ((1, -1), (1, 0), (1, 1), (0, -1), (0, 1)),
+            "all_forward": ((1, -1), (1, 0), (1, 1)),
+            "all_but_front": ((1, -1), (1, 1), (0, -1), (0, 1)),
+        }[game.options["pawn_movement"]]
+        for step in steps:
+            add((step,), COMBAT)
+
+
+def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
+    movement = game.options["movement"]
+    sq = p.sq
+    start: tuple[int, ...] = ()
+    if p.level == GROUND:
+        own_air = _slot(sq, AIR)
+        if not kn.empty(own_air):
+            return
+        start = (own_air,)
+    passenger = _passenger(game, p)
+    for dest_sq, routes in chopper_routes(movement, p.hand or "right", p.color, sq):
+        open_routes = tuple(r for r in routes if all(kn.empty(_slot(s, AIR)) for s in r))
+        if not open_routes:
+            continue
+        air_path = start + tuple(_slot(s, AIR) for s in open_routes[0])
+        dest_air = _slot(dest_sq, AIR)
+        landings = [(dest_air, ())]
+        if p.level == AIR:
+            landings = [(_slot(dest_sq, GROUND), (dest_air,))]
+        elif kn.empty(dest_air):
+            landings.append((_slot(dest_sq, GROUND), (dest_air,)))
+        for dest, extra in landings:
+            path = air_path + extra + (dest,)
+            if _can_land(kn, dest, [p], COMBAT):
+                out.append(Candidate(p.id, path, COMBAT, routes=open_routes))
+            if passenger is not None and _carry_allowed(game, passenger, dest % 3, True):
+                if _can_land(kn, dest, [p, passenger], COMBAT):
+                    out.append(Candidate(p.id, path, COMBAT, carry=passenger.id, routes=open_routes))
+
+
+def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
+    """Dozing: the Dozer, the friendly Piece sharing its ground, and up to four
+    Pieces on neighbouring ground Squares move one Square in one direction."""
+    sq = dozer.sq
+    here = [game.pieces[i] for i in game.board[_slot(sq, GROUND)] if i != dozer.id]
+    coincident = [q for q in here if q.color == dozer.color]
+    if not coincident:
+        return []
+    doze_enemies = game.options["doze_enemies"]
+    groups: list[tuple[int, int]] = []  # (square, number of known ground pieces)
+    for n in neighbours(sq):
+        known = kn.known(_slot(n, GROUND))
+        if not known:
+            continue
+        if not doze_enemies and any(q.color != dozer.color for q in known):
+            continue
+        groups.append((n, len(known)))
+    out = []
+    row0, col0 = divmod(sq, SIZE)
+    for size in range(0, 5):
+        for combo in combinations(groups, size):
+            if sum(c for _, c in combo) > 4:
+                continue
+            squares = (sq,) + tuple(s for s, _ in combo)
+            moving = set(squares)
+            for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
+                ok = True
+                for s in squares:
+                    r, c = divmod(s, SIZE)
+                    r, c = r + dr, c + dc
+                    if not (0 <= r < SIZE and 0 <= c < SIZE):
+                        ok = False
+                        break
+                    d = r * SIZE + c
+                    if d not in moving and not kn.empty(_slot(d, GROUND)):
+                        ok = False
+                        break
+                if ok:
+                    dest = (row0 + dr) * SIZE + (col0 + dc)
+                    out.append(
+                        Candidate(
+                            dozer.id,
+                            (_slot(dest, GROUND),),
+                            PEACEFUL,
+                            doze=tuple(sorted(s for s, _ in combo)),
+                            dozing=True,
+                        )
+                    )
+    return out
+
+
+def must_land(game: Game, color: str, cands_by_piece: dict[int, list[Candidate]]) -> set[int] | None:
+    """A Chopper that went up last Turn must come down now: when the side has an
+    airborne Chopper that can land, only such Choppers may Move."""
+    airborne = {
+        pid
+        for pid, cands in cands_by_piece.items()
+        if cands and game.pieces[pid].type == "chopper" and game.pieces[pid].level == AIR
+    }
+    return airborne or None
+
+
+def all_candidates(game: Game, color: str, hidden: frozenset[int]) -> dict[int, list[Candidate]]:
+    kn = Knowledge(game, color, hidden)
+    result = {}
+    for p in game.pieces.values():
+        if p.color == color:
+            cands = piece_candidates(game, p, kn)
+            if cands:
+                result[p.id] = cands
+    forced = must_land(game, color, result)
+    if forced:
+        result = {pid: c for pid, c in result.items() if pid in forced}
+    return result
+
+
+# --- carrying a Move out on the true board ----------------------------------------
+
+def resolve(game: Game, cand: Candidate, events: list[dict[str, Any]]) -> None:
+    """Carry out ``cand`` on ``game`` (a fresh copy), recording events."""
+    p = game.pieces[cand.piece]
+    if cand.dozing:
+        _resolve_dozing(game, p, cand, events)
+        return
+    stop = cand.dest
+    for s in cand.path[:-1]:
+        if any(game.pieces[i].color != p.color for i in game.board[s]):
+            stop = s
+            events.append({"kind": "stopped", "slot": s})
+            break
+    takes = [i for i in game.board[stop] if game.pieces[i].color != p.color]
+    for i in takes:
+        victim = game.pieces[i]
+        events.append({"kind": "taken", "piece": describe(victim), "slot": stop})
+        remove_piece(game, i)
+    sq, level = divmod(stop, 3)
+    row, col = sq // SIZE + 1, sq % SIZE + 1
+    game.place(p.id, row, col, level)
+    if cand.carry is not None and cand.carry in game.pieces:
+        game.place(cand.carry, row, col, level)
+
+
+def _resolve_dozing(game: Game, dozer: Piece, cand: Candidate, events: list[dict[str, Any]]) -> None:
+    sq = dozer.sq
+    dest_sq = cand.dest // 3
+    dr = dest_sq // SIZE - sq // SIZE
+    dc = dest_sq % SIZE - sq % SIZE
+    squares = (sq,) + cand.doze
+    movers = []
+    for s in squares:
+        movers.extend(game.board[_slot(s, GROUND)])
+    moving = set(squares)
+    # An unseen enemy in the way stops the whole dozing (docs/rulings.md).
+    for s in squares:
+        d = s + dr * SIZE + dc
+        if d not in moving and game.board[_slot(d, GROUND)]:
+            events.append({"kind": "bumped", "slot": _slot(d, GROUND)})
+            return
+    for i in movers:
+        q = game.pieces[i]
+        game.place(i, q.row + dr, q.col + dc, GROUND)
+    events.append({"kind": "dozed", "count": len(movers) - 1})
+
+
+def describe(p: Piece) -> dict[str, Any]:
+    return {"type": p.type, "color": p.color, "row": p.row, "col": p.col, "level": p.level, "hand": p.hand,
+            "articles": list(p.articles)}
+
+
+def remove_piece(game: Game, pid: int) -> None:
+    """Take a Piece off the board; its Articles fall to the ground nearby."""
+    p = game.remove(pid)
+    game.locks = tuple(lk for lk in game.locks if pid not in lk)
+    for art in p.articles:
+        drop_article(game, p, art)
+
+
+def drop_order(color: str, sq: int) -> list[int]:
+    """Where Articles crowded out of ``sq`` land, in order: the same Square,
+    then ring by ring: the forward row left to right, the left then the right
+    side front to back, the back row left to right (the manual's order for
+    ring 1, extended outward)."""
+    order = [sq]
+    for ring in range(1, SIZE):
+        front = [offset(color, sq, ring, r) for r in range(-ring, ring + 1)]
+        left = [offset(color, sq, f, -ring) for f in range(ring - 1, -ring, -1)]
+        right = [offset(color, sq, f, ring) for f in range(ring - 1, -ring, -1)]
+        back = [offset(color, sq, -ring, r) for r in range(-ring, ring + 1)]
+        order.extend(s for s in front + left + right + back if s is not None)
+    return order
+
+
+def drop_article(game: Game, p: Piece, article: str) -> None:
+    for s in drop_order(p.color, p.sq):
+        if len(game.ground[s]) < 2:
+            game.ground[s] = game.ground[s] + (article,)
+            return
+    # The board is full of Articles: with at most 200 on 100 Squares this
+    # cannot happen; the Article is lost rather than breaking the board.

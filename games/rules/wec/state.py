@@ -1,0 +1,196 @@
+"""The game state: a compact, copy-on-write model of the board.
+
+A :class:`Game` is never changed once handed out: :func:`games.rules.wec.apply`
+copies it (cheap: a dict of immutable :class:`Piece` tuples and two flat lists)
+and changes the copy. Pieces are value types; a change makes a new tuple.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .constants import COEXIST, INHERENT, PRIMARY, SECONDARY, SIZE
+
+
+class Piece(NamedTuple):
+    """One Piece on the board.
+
+    ``level`` is 0 ground, 1 air, 2 sub. ``moved`` is only meaningful for
+    Pawns: it turns true once the Pawn has left its starting Square, which ends
+    its two-square first Move. ``stun`` counts the Turns left until the Piece
+    may Move again; ``cooldowns`` holds ``(weapon, turns_left)`` pairs;
+    ``transport`` is the Transport in progress, if any (see engine part 2).
+    """
+
+    id: int
+    type: str
+    color: str
+    row: int
+    col: int
+    level: int
+    hand: str | None = None
+    articles: tuple[str, ...] = ()
+    moved: bool = False
+    stun: int = 0
+    cooldowns: tuple[tuple[str, int], ...] = ()
+    transport: tuple[Any, ...] | None = None
+
+    @property
+    def sq(self) -> int:
+        return (self.row - 1) * SIZE + (self.col - 1)
+
+    @property
+    def slot(self) -> int:
+        return ((self.row - 1) * SIZE + (self.col - 1)) * 3 + self.level
+
+    def abilities(self) -> tuple[str, ...]:
+        """Inherent abilities followed by carried Articles (both count alike)."""
+        return INHERENT[self.type] + self.articles
+
+    def has(self, ability: str) -> bool:
+        return ability in INHERENT[self.type] or ability in self.articles
+
+    @property
+    def coexists(self) -> bool:
+        return self.type in COEXIST
+
+    @property
+    def is_primary(self) -> bool:
+        return self.type in PRIMARY
+
+    @property
+    def is_secondary(self) -> bool:
+        return self.type in SECONDARY
+
+
+class Reinforcement(NamedTuple):
+    """A Piece waiting off-board for its activation Square.
+
+    ``armed`` turns true once a friendly Piece has stood at ground level on the
+    activation Square; ``ready`` once that Piece has left it (Reinforce then
+    brings the Piece in).
+    """
+
+    type: str
+    color: str
+    row: int
+    col: int
+    hand: str | None = None
+    armed: bool = False
+    ready: bool = False
+
+
+def empty_turn() -> dict[str, Any]:
+    """What the side to move has done so far this Turn."""
+    return {"moved": False, "fires": [], "pickup": False, "drop": False, "exchange": False, "reinforce": False,
+            "actors": [], "sequence": []}
+
+
+class Game:
+    """A Wec game position with everything needed to continue it.
+
+    Attributes are internal: use the facade in ``games.rules.wec``.
+    """
+
+    __slots__ = (
+        "options",
+        "pieces",
+        "board",
+        "ground",
+        "to_move",
+        "turn_number",
+        "turn",
+        "projectiles",
+        "reinforcements",
+        "locks",
+        "result",
+        "next_id",
+        "log",
+        "turn_log",
+    )
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        self.pieces: dict[int, Piece] = {}
+        # board[slot] is a tuple of piece ids at that place (0, 1 or 2; 2 only
+        # with a coexisting type, or the converted pair described in the manual).
+        self.board: list[tuple[int, ...]] = [()] * (SIZE * SIZE * 3)
+        # ground[square] is a tuple of unowned Article types (at most 2).
+        self.ground: list[tuple[str, ...]] = [()] * (SIZE * SIZE)
+        self.to_move = "black"
+        self.turn_number = 1
+        self.turn: dict[str, Any] = empty_turn()
+        self.projectiles: tuple[dict[str, Any], ...] = ()
+        self.reinforcements: tuple[Reinforcement, ...] = ()
+        # Anti-Stealth lock-ons: (watching piece id, watched piece id).
+        self.locks: tuple[tuple[int, int], ...] = ()
+        self.result: dict[str, Any] | None = None
+        self.next_id = 1
+        # Finished Turns: each a dict {"color", "number", "actions": [...], "events": [...]}.
+        self.log: tuple[dict[str, Any], ...] = ()
+        # The Turn in progress, same shape.
+        self.turn_log: tuple[dict[str, Any], ...] = ()
+
+    # -- copying ---------------------------------------------------------------
+    def copy(self) -> Game:
+        g = Game.__new__(Game)
+        g.options = self.options
+        g.pieces = dict(self.pieces)
+        g.board = list(self.board)
+        g.ground = list(self.ground)
+        g.to_move = self.to_move
+        g.turn_number = self.turn_number
+        g.turn = {k: (list(v) if isinstance(v, list) else v) for k, v in self.turn.items()}
+        g.projectiles = self.projectiles
+        g.reinforcements = self.reinforcements
+        g.locks = self.locks
+        g.result = self.result
+        g.next_id = self.next_id
+        g.log = self.log
+        g.turn_log = self.turn_log
+        return g
+
+    # -- board primitives (mutate; only call on a fresh copy) -------------------
+    def add(self, piece: Piece) -> Piece:
+        if piece.id <= 0:
+            piece = piece._replace(id=self.next_id)
+        self.next_id = max(self.next_id, piece.id + 1)
+        self.pieces[piece.id] = piece
+        self.board[piece.slot] = self.board[piece.slot] + (piece.id,)
+        return piece
+
+    def remove(self, pid: int) -> Piece:
+        piece = self.pieces.pop(pid)
+        self.board[piece.slot] = tuple(i for i in self.board[piece.slot] if i != pid)
+        return piece
+
+    def place(self, pid: int, row: int, col: int, level: int, **changes: Any) -> Piece:
+        """Move piece ``pid`` to a new place (and apply field ``changes``)."""
+        old = self.pieces[pid]
+        self.board[old.slot] = tuple(i for i in self.board[old.slot] if i != pid)
+        new = old._replace(row=row, col=col, level=level, **changes)
+        self.pieces[pid] = new
+        self.board[new.slot] = self.board[new.slot] + (pid,)
+        return new
+
+    def update(self, pid: int, **changes: Any) -> Piece:
+        new = self.pieces[pid]._replace(**changes)
+        self.pieces[pid] = new
+        return new
+
+    def at(self, slot: int) -> list[Piece]:
+        pieces = self.pieces
+        return [pieces[i] for i in self.board[slot]]
+
+    # -- equality: two games are equal when their scenario documents are ------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        from .scenario import dump_scenario
+
+        return dump_scenario(self) == dump_scenario(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<wec.Game turn {self.turn_number}, {self.to_move} to move, {len(self.pieces)} pieces>"

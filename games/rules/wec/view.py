@@ -1,0 +1,78 @@
+"""What one side knows: the only picture of a game a player is ever given.
+
+Secrets are removed here, at the source: enemy Pieces the side cannot see are
+left out entirely, enemy Pieces carry no ids (an id would let a player follow a
+Piece through a spell of invisibility), and the Turn in progress is shown only
+to the side playing it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .constants import COLORS, LEVELS, SIZE
+from .notation import history
+from .state import Game
+from .visibility import hidden_from
+
+
+def view(game: Game, color: str) -> dict[str, Any]:
+    """Everything ``color`` knows about ``game``, as plain JSON data."""
+    if color not in COLORS:
+        raise ValueError(f"color must be 'black' or 'white', not {color!r}")
+    hidden = hidden_from(game, color)
+    pieces = []
+    for p in sorted(game.pieces.values(), key=lambda p: (p.row, p.col, p.level, p.color != color, p.type, p.id)):
+        if p.id in hidden:
+            continue
+        d: dict[str, Any] = {
+            "type": p.type,
+            "color": p.color,
+            "row": p.row,
+            "col": p.col,
+            "level": LEVELS[p.level],
+            "articles": list(p.articles),
+            "stun": p.stun,
+        }
+        if p.hand:
+            d["hand"] = p.hand
+        if p.color == color:
+            d["id"] = p.id
+            d["cooldowns"] = dict(p.cooldowns)
+            if p.transport:
+                d["transport"] = {"article": p.transport[0], "to": [p.transport[1], p.transport[2]]}
+            if p.type.endswith("_pawn"):
+                d["moved"] = p.moved
+        pieces.append(d)
+    articles = [
+        {"type": a, "row": sq // SIZE + 1, "col": sq % SIZE + 1} for sq, arts in enumerate(game.ground) for a in arts
+    ]
+    reinforcements = []
+    for r in game.reinforcements:
+        if r.color == color:
+            d = {"type": r.type, "color": r.color, "row": r.row, "col": r.col, "armed": r.armed, "ready": r.ready}
+            if r.hand:
+                d["hand"] = r.hand
+        else:
+            # The manual's display shows where enemy reinforcements wait, not what they are.
+            d = {"color": r.color, "row": r.row, "col": r.col}
+        reinforcements.append(d)
+    turn: dict[str, Any] = {}
+    if color == game.to_move and not game.result:
+        turn = {"moved": game.turn["moved"], "fires": len(game.turn["fires"]),
+                "pickup": game.turn["pickup"], "drop": game.turn["drop"], "exchange": game.turn["exchange"],
+                "reinforce": game.turn["reinforce"]}
+    return {
+        "color": color,
+        "to_move": game.to_move,
+        "turn_number": game.turn_number,
+        "options": dict(game.options),
+        "turn": turn,
+        "pieces": pieces,
+        "articles": articles,
+        "projectiles": [],
+        "reinforcements": reinforcements,
+        "markers": [],
+        "outcome": dict(game.result) if game.result else None,
+        "history": history(game, color),
+    }

@@ -1,0 +1,60 @@
+"""Which enemy Pieces a side cannot see.
+
+A Piece is concealed from the enemy by Stealth (an inherent ability or a
+carried Article) or by being at sub level (submersion). Stealth is countered by
+an Anti-Stealth lock-on, or, with the ``stealth_detect_in_range`` option, by an
+enemy Anti-Stealth within ``stealth_detection_range``; submersion only by an
+enemy Torpedo Launcher within ``submersion_detection_range``. The
+``dominance`` option decides a stealthed Piece at sub level that is detected by
+one means only. Distances are king steps (Chebyshev), whatever the levels.
+"""
+
+from __future__ import annotations
+
+from .constants import SUB
+from .state import Game, Piece
+
+
+def _near(a: Piece, b: Piece, distance: int) -> bool:
+    return max(abs(a.row - b.row), abs(a.col - b.col)) <= distance
+
+
+def is_stealthed(game: Game, piece: Piece) -> bool:
+    """True when the Piece's Stealth is in force (Kings only by option)."""
+    if not game.options["stealth_invisibility"] or not piece.has("stealth"):
+        return False
+    return not piece.is_primary or game.options["stealthed_kings"]
+
+
+def hidden_from(game: Game, color: str) -> frozenset[int]:
+    """Ids of the enemy Pieces that ``color`` cannot see now."""
+    opts = game.options
+    enemies = [p for p in game.pieces.values() if p.color != color]
+    concealed = [
+        p
+        for p in enemies
+        if is_stealthed(game, p) or (p.level == SUB and opts["submersion_invisibility"])
+    ]
+    if not concealed:
+        return frozenset()
+    own = [p for p in game.pieces.values() if p.color == color]
+    sonar = [p for p in own if p.has("torpedo_launcher")]
+    radar = [p for p in own if p.has("anti_stealth")] if opts["stealth_detect_in_range"] else []
+    locked = {watched for watcher, watched in game.locks if watcher in game.pieces and game.pieces[watcher].color == color}
+    s_range = opts["stealth_detection_range"]
+    u_range = opts["submersion_detection_range"]
+    hidden = set()
+    for p in concealed:
+        stealth = is_stealthed(game, p)
+        submerged = p.level == SUB and opts["submersion_invisibility"]
+        stealth_seen = p.id in locked or any(_near(d, p, s_range) for d in radar)
+        sub_seen = any(_near(d, p, u_range) for d in sonar)
+        if stealth and submerged:
+            seen = sub_seen if opts["dominance"] == "submersion" else (sub_seen and stealth_seen)
+        elif stealth:
+            seen = stealth_seen
+        else:
+            seen = sub_seen
+        if not seen:
+            hidden.add(p.id)
+    return frozenset(hidden)
