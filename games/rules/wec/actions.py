@@ -169,7 +169,7 @@ def _apply_move(game: Game, action: dict[str, Any]) -> Game:
         own = [p for p in own if p.id == wanted]
         if not own:
             raise IllegalAction(f"piece {wanted!r} of yours is not at ({src[0]}, {src[1]}, {LEVELS[src[2]]})")
-    allowed = all_candidates(game, color, hidden_from(game, color))
+    allowed = all_candidates(game, color, hidden_from(game, color), only=own)
     matches: list[Candidate] = []
     for p in own:
         for c in allowed.get(p.id, ()):

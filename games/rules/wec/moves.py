@@ -317,28 +317,30 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
     return out
 
 
-def must_land(game: Game, color: str, cands_by_piece: dict[int, list[Candidate]]) -> set[int] | None:
-    """A Chopper that went up last Turn must come down now: when the side has an
-    airborne Chopper that can land, only such Choppers may Move."""
-    airborne = {
-        pid
-        for pid, cands in cands_by_piece.items()
-        if cands and game.pieces[pid].type == "chopper" and game.pieces[pid].level == AIR
-    }
-    return airborne or None
+def all_candidates(
+    game: Game, color: str, hidden: frozenset[int], only: list[Piece] | None = None
+) -> dict[int, list[Candidate]]:
+    """Candidate Moves by piece id for ``color`` (or just the Pieces ``only``).
 
-
-def all_candidates(game: Game, color: str, hidden: frozenset[int]) -> dict[int, list[Candidate]]:
+    A Chopper that went up must come down on its side's next Turn: while the
+    side has an airborne Chopper that can land, only such Choppers may Move
+    (docs/rulings.md, "Chopper must land").
+    """
     kn = Knowledge(game, color, hidden)
     result = {}
-    for p in game.pieces.values():
-        if p.color == color:
-            cands = piece_candidates(game, p, kn)
-            if cands:
-                result[p.id] = cands
-    forced = must_land(game, color, result)
-    if forced:
-        result = {pid: c for pid, c in result.items() if pid in forced}
+    pieces = only if only is not None else [p for p in game.pieces.values() if p.color == color]
+    for p in pieces:
+        cands = piece_candidates(game, p, kn)
+        if cands:
+            result[p.id] = cands
+    airborne = [
+        p for p in game.pieces.values()
+        if p.color == color and p.type == "chopper" and p.level == AIR
+    ]
+    if airborne:
+        forced = {p.id for p in airborne if p.id in result or piece_candidates(game, p, kn)}
+        if forced:
+            result = {pid: c for pid, c in result.items() if pid in forced}
     return result
 
 
