@@ -120,7 +120,19 @@ def _passenger(game: Game, p: Piece) -> Piece | None:
     return None
 
 
+def _stranded(passenger: Piece) -> bool:
+    """A passenger that cannot stay where it is once its carrier leaves."""
+    return (
+        passenger.level != GROUND
+        and passenger.level not in NATIVE_LEVELS.get(passenger.type, ())
+        and passenger.transport is None
+    )
+
+
 def _carry_allowed(game: Game, passenger: Piece, dest_level: int, flies: bool) -> bool:
+    if _stranded(passenger):
+        # Aloft or below only thanks to its carrier: it goes where the carrier goes.
+        return True
     if passenger.stun > 0 or passenger.transport is not None:
         return False
     if passenger.type in PRIMARY and game.options["forbid_king_flying_sub"]:
@@ -144,10 +156,9 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
         for s in passing:
             if not kn.empty(s):
                 return
-        movers = [p]
-        if _can_land(kn, dest_slot, movers, kind):
-            out.append(Candidate(p.id, passing + (dest_slot,), kind))
         passenger = _passenger(game, p)
+        if (passenger is None or not _stranded(passenger)) and _can_land(kn, dest_slot, [p], kind):
+            out.append(Candidate(p.id, passing + (dest_slot,), kind))
         if passenger is not None and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies):
             if _can_land(kn, dest_slot, [p, passenger], kind):
                 out.append(Candidate(p.id, passing + (dest_slot,), kind, carry=passenger.id))
@@ -259,7 +270,7 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             landings.append((_slot(dest_sq, GROUND), (dest_air,)))
         for dest, extra in landings:
             path = air_path + extra + (dest,)
-            if _can_land(kn, dest, [p], COMBAT):
+            if (passenger is None or not _stranded(passenger)) and _can_land(kn, dest, [p], COMBAT):
                 out.append(Candidate(p.id, path, COMBAT, routes=open_routes))
             if passenger is not None and _carry_allowed(game, passenger, dest % 3, True):
                 if _can_land(kn, dest, [p, passenger], COMBAT):

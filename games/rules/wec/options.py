@@ -83,7 +83,7 @@ def _check(name: str, value: Any) -> None:
             raise ValueError(
                 f"option {name!r} must be a whole number from {allowed.start} to {allowed.stop - 1}, not {value!r}"
             )
-    elif isinstance(value, bool) or value not in allowed:
+    elif isinstance(value, bool) or value not in allowed or type(value) is not type(allowed[0]):
         choices = ", ".join(repr(a) for a in allowed)
         raise ValueError(f"option {name!r} must be one of {choices}, not {value!r}")
 

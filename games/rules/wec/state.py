@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .constants import COEXIST, INHERENT, PRIMARY, SECONDARY, SIZE
+from .constants import COEXIST, INHERENT, PAWNS, PRIMARY, SECONDARY, SIZE
 
 
 class Piece(NamedTuple):
@@ -168,6 +168,9 @@ class Game:
         """Move piece ``pid`` to a new place (and apply field ``changes``)."""
         old = self.pieces[pid]
         self.board[old.slot] = tuple(i for i in self.board[old.slot] if i != pid)
+        if (row, col) != (old.row, old.col) and old.type in PAWNS:
+            # Leaving its starting Square, by any means, ends a Pawn's double step.
+            changes.setdefault("moved", True)
         new = old._replace(row=row, col=col, level=level, **changes)
         self.pieces[pid] = new
         self.board[new.slot] = self.board[new.slot] + (pid,)

@@ -40,7 +40,11 @@ def hidden_from(game: Game, color: str) -> frozenset[int]:
     own = [p for p in game.pieces.values() if p.color == color]
     sonar = [p for p in own if p.has("torpedo_launcher")]
     radar = [p for p in own if p.has("anti_stealth")] if opts["stealth_detect_in_range"] else []
-    locked = {watched for watcher, watched in game.locks if watcher in game.pieces and game.pieces[watcher].color == color}
+    locked = (
+        {watched for watcher, watched in game.locks if watcher in game.pieces and game.pieces[watcher].color == color}
+        if opts["stealth_lock_on"]
+        else set()
+    )
     s_range = opts["stealth_detection_range"]
     u_range = opts["submersion_detection_range"]
     hidden = set()

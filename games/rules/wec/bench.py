@@ -1,0 +1,189 @@
+"""Benchmark of the Wec rules engine: ``python3 -m games.rules.wec.bench``.
+
+Prints one figure per line with its goal:
+
+* ``move_targets`` for every Piece of the side to move in the standard
+  position (median time of one call, and of the whole sweep), and
+  ``legal_actions(new_game())``; goal < 2 ms;
+* random playouts on one core (uniform choice among ``legal_actions``, a new
+  game whenever one is over) in actions per second; goal >= 2000;
+* memory of one mid-game state (deep size of the standalone object graph, its
+  pickle, and the extra memory one more state costs in a stored game); goal
+  < 200 KB.
+
+Everything is seeded, so two runs play the same games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import pickle
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+import types
+from typing import Any
+
+from . import apply, dump_scenario, legal_actions, move_targets, new_game
+
+TARGETS_GOAL_MS = 2.0
+RATE_GOAL = 2000.0
+MEMORY_GOAL_KB = 200.0
+
+
+def _line(name: str, value: str, goal: str, ok: bool) -> None:
+    print(f"{name}: {value}  (goal {goal}: {'ok' if ok else 'MISSED'})")
+
+
+def own_places(game: Any) -> list[tuple[int, int, str]]:
+    """Every distinct (row, col, level) holding a Piece of the side to move."""
+    doc = dump_scenario(game)
+    color = doc["to_move"]
+    return sorted({(p["row"], p["col"], p["level"]) for p in doc["pieces"] if p["color"] == color})
+
+
+def bench_targets(runs: int) -> tuple[float, float, float, int]:
+    """Median ms of one move_targets call, of a sweep over all own places, and
+    of legal_actions, in the standard position."""
+    game = new_game()
+    places = own_places(game)
+    per_call: list[float] = []
+    sweeps: list[float] = []
+    clock = time.perf_counter
+    for _ in range(runs):
+        sweep_start = clock()
+        for row, col, level in places:
+            t = clock()
+            move_targets(game, row, col, level)
+            per_call.append(clock() - t)
+        sweeps.append(clock() - sweep_start)
+    actions: list[float] = []
+    for _ in range(runs):
+        t = clock()
+        legal_actions(game)
+        actions.append(clock() - t)
+    return (
+        statistics.median(per_call) * 1e3,
+        statistics.median(sweeps) * 1e3,
+        statistics.median(actions) * 1e3,
+        len(places),
+    )
+
+
+def bench_playouts(seconds: float, seed: int) -> tuple[float, int, int]:
+    """Actions per second of uniform random play; also actions and finished games."""
+    rng = random.Random(seed)
+    game = new_game()
+    actions = 0
+    finished = 0
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + seconds
+    while True:
+        # Check the clock every 64 actions to keep its cost out of the figure.
+        for _ in range(64):
+            acts = legal_actions(game)
+            if not acts:
+                finished += 1
+                game = new_game()
+                continue
+            game = apply(game, rng.choice(acts))
+            actions += 1
+        if clock() >= deadline:
+            break
+    elapsed = clock() - start
+    return actions / elapsed, actions, finished
+
+
+def deep_size(root: Any) -> int:
+    """Bytes of every object reachable from ``root`` (each counted once),
+    leaving out types, modules and functions."""
+    seen: set[int] = set()
+    stack = [root]
+    total = 0
+    skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, skip):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        stack.extend(gc.get_referents(obj))
+    return total
+
+
+def mid_game(seed: int, actions: int) -> list[Any]:
+    """The states of one seeded random game, ``actions`` long at most."""
+    rng = random.Random(seed)
+    game = new_game()
+    states = [game]
+    for _ in range(actions):
+        acts = legal_actions(game)
+        if not acts:
+            break
+        game = apply(game, rng.choice(acts))
+        states.append(game)
+    return states
+
+
+def bench_memory(seed: int, actions: int) -> tuple[float, float, float, int]:
+    """KB: deep size of a mid-game state, its pickle, and the extra memory each
+    further state costs when a whole game's states are kept."""
+    states = mid_game(seed, actions)
+    state = states[len(states) // 2]
+    deep = deep_size(state) / 1024
+    pickled = len(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)) / 1024
+    # Replay the same game under tracemalloc, keeping every state.
+    gc.collect()
+    tracemalloc.start()
+    kept = mid_game(seed, actions)
+    gc.collect()
+    current, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    per_state = current / max(1, len(kept)) / 1024
+    return deep, pickled, per_state, len(states) - 1
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=200, help="timing runs for move targets (default 200)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of the playout run (default 10)")
+    parser.add_argument("--seed", type=int, default=20240601, help="random seed (default 20240601)")
+    parser.add_argument("--mid-game", type=int, default=300, help="actions in the memory game (default 300)")
+    args = parser.parse_args(argv)
+
+    per_call, sweep, actions_ms, places = bench_targets(args.runs)
+    _line(
+        f"move_targets, one Piece's place, standard position (median of {places} places x {args.runs} runs)",
+        f"{per_call:.3f} ms", f"< {TARGETS_GOAL_MS:g} ms", per_call < TARGETS_GOAL_MS,
+    )
+    _line(
+        f"move_targets, all {places} own places in turn, standard position (median of {args.runs} sweeps)",
+        f"{sweep:.3f} ms", f"< {TARGETS_GOAL_MS:g} ms", sweep < TARGETS_GOAL_MS,
+    )
+    _line(
+        f"legal_actions(new_game()) (median of {args.runs} runs)",
+        f"{actions_ms:.3f} ms", f"< {TARGETS_GOAL_MS:g} ms", actions_ms < TARGETS_GOAL_MS,
+    )
+    rate, done, finished = bench_playouts(args.seconds, args.seed)
+    _line(
+        f"random playouts, one core, {args.seconds:g} s ({done} actions, {finished} games finished)",
+        f"{rate:.0f} actions/s", f">= {RATE_GOAL:g} actions/s", rate >= RATE_GOAL,
+    )
+    deep, pickled, per_state, played = bench_memory(args.seed, args.mid_game)
+    _line(
+        f"game state after {played // 2} of {played} random actions, deep size",
+        f"{deep:.1f} KB", f"< {MEMORY_GOAL_KB:g} KB", deep < MEMORY_GOAL_KB,
+    )
+    _line("same state, pickled", f"{pickled:.1f} KB", f"< {MEMORY_GOAL_KB:g} KB", pickled < MEMORY_GOAL_KB)
+    _line(
+        f"each state of a kept game ({played} actions, tracemalloc)",
+        f"{per_state:.1f} KB", f"< {MEMORY_GOAL_KB:g} KB", per_state < MEMORY_GOAL_KB,
+    )
+
+
+if __name__ == "__main__":
+    main()
