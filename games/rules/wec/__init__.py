@@ -100,12 +100,15 @@ def move_targets(game: Game, row: int, col: int, level: str, piece: int | None =
         return set()
     color = game.to_move
     slot = ((row - 1) * SIZE + col - 1) * 3 + LEVEL_INDEX[level]
-    allowed = all_candidates(game, color, hidden_from(game, color))
+    own = [game.pieces[i] for i in game.board[slot] if game.pieces[i].color == color]
+    if piece is not None:
+        own = [p for p in own if p.id == piece]
+    if not own:
+        return set()
+    allowed = all_candidates(game, color, hidden_from(game, color), only=own)
     out = set()
-    for pid in game.board[slot]:
-        if piece is not None and pid != piece:
-            continue
-        for c in allowed.get(pid, ()):
+    for pid in allowed:
+        for c in allowed[pid]:
             sq, lv = divmod(c.dest, 3)
             out.add((sq // SIZE + 1, sq % SIZE + 1, LEVELS[lv]))
     return out

@@ -11,6 +11,7 @@ from typing import Any
 
 from .constants import LEVEL_INDEX, LEVELS, PRIMARY, SIZE, other
 from .moves import Candidate, all_candidates, describe, resolve
+from .notation import turn_text
 from .state import Game, empty_turn
 from .visibility import hidden_from
 
@@ -223,7 +224,17 @@ def _apply_end_turn(game: Game) -> Game:
     _articles.end_of_turn(g, events)
     track_reinforcements(g)
     _record(g, {"type": "end_turn"}, events)
-    g.log = g.log + ({"color": color, "number": g.turn_number, "entries": list(g.turn_log)},)
+    entries = list(g.turn_log)
+    # A finished Turn is kept as its notation (full, and as the enemy saw it)
+    # so the state stays small however long the game runs.
+    g.log = g.log + (
+        {
+            "color": color,
+            "number": g.turn_number,
+            "text": turn_text(entries),
+            "censored": turn_text(entries, censored=True),
+        },
+    )
     g.turn_log = ()
     g.turn = empty_turn()
     g.to_move = other(color)

@@ -7,9 +7,10 @@ Prints one figure per line with its goal:
   ``legal_actions(new_game())``; goal < 2 ms;
 * random playouts on one core (uniform choice among ``legal_actions``, a new
   game whenever one is over) in actions per second; goal >= 2000;
-* memory of one mid-game state (deep size of the standalone object graph, its
-  pickle, and the extra memory one more state costs in a stored game); goal
-  < 200 KB.
+* memory of one mid-game state (deep size of the standalone object graph,
+  with and without its Turn log, its pickle, the deep size of the last state
+  of the run, and the extra memory one more state costs in a stored game);
+  goal < 200 KB.
 
 Everything is seeded, so two runs play the same games.
 """
@@ -98,10 +99,10 @@ def bench_playouts(seconds: float, seed: int) -> tuple[float, int, int]:
     return actions / elapsed, actions, finished
 
 
-def deep_size(root: Any) -> int:
+def deep_size(root: Any, leave_out: tuple[Any, ...] = ()) -> int:
     """Bytes of every object reachable from ``root`` (each counted once),
-    leaving out types, modules and functions."""
-    seen: set[int] = set()
+    leaving out types, modules, functions and the objects ``leave_out``."""
+    seen: set[int] = {id(o) for o in leave_out}
     stack = [root]
     total = 0
     skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
@@ -129,12 +130,15 @@ def mid_game(seed: int, actions: int) -> list[Any]:
     return states
 
 
-def bench_memory(seed: int, actions: int) -> tuple[float, float, float, int]:
-    """KB: deep size of a mid-game state, its pickle, and the extra memory each
-    further state costs when a whole game's states are kept."""
+def bench_memory(seed: int, actions: int) -> tuple[float, float, float, float, float, int]:
+    """KB: deep size of a mid-game state, the same without its Turn log, its
+    pickle, the deep size of the last state, and the extra memory each further
+    state costs when a whole game's states are kept."""
     states = mid_game(seed, actions)
     state = states[len(states) // 2]
     deep = deep_size(state) / 1024
+    board_only = deep_size(state, (state.log, state.turn_log)) / 1024
+    last = deep_size(states[-1]) / 1024
     pickled = len(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)) / 1024
     # Replay the same game under tracemalloc, keeping every state.
     gc.collect()
@@ -144,7 +148,7 @@ def bench_memory(seed: int, actions: int) -> tuple[float, float, float, int]:
     current, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     per_state = current / max(1, len(kept)) / 1024
-    return deep, pickled, per_state, len(states) - 1
+    return deep, board_only, pickled, last, per_state, len(states) - 1
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -173,12 +177,20 @@ def main(argv: list[str] | None = None) -> None:
         f"random playouts, one core, {args.seconds:g} s ({done} actions, {finished} games finished)",
         f"{rate:.0f} actions/s", f">= {RATE_GOAL:g} actions/s", rate >= RATE_GOAL,
     )
-    deep, pickled, per_state, played = bench_memory(args.seed, args.mid_game)
+    deep, board_only, pickled, last, per_state, played = bench_memory(args.seed, args.mid_game)
     _line(
         f"game state after {played // 2} of {played} random actions, deep size",
         f"{deep:.1f} KB", f"< {MEMORY_GOAL_KB:g} KB", deep < MEMORY_GOAL_KB,
     )
+    _line(
+        "same state without its Turn log (history), deep size",
+        f"{board_only:.1f} KB", f"< {MEMORY_GOAL_KB:g} KB", board_only < MEMORY_GOAL_KB,
+    )
     _line("same state, pickled", f"{pickled:.1f} KB", f"< {MEMORY_GOAL_KB:g} KB", pickled < MEMORY_GOAL_KB)
+    _line(
+        f"game state after all {played} actions, deep size",
+        f"{last:.1f} KB", f"< {MEMORY_GOAL_KB:g} KB", last < MEMORY_GOAL_KB,
+    )
     _line(
         f"each state of a kept game ({played} actions, tracemalloc)",
         f"{per_state:.1f} KB", f"< {MEMORY_GOAL_KB:g} KB", per_state < MEMORY_GOAL_KB,

@@ -152,16 +152,27 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
     lv = p.level
     color = p.color
 
+    # Where two paths reach one landing (the secondary government Piece), the
+    # first open one is kept: the Move is the same, only its route differs.
+    landed: set[tuple[int, bool]] = set()
+
     def simple(dest_slot: int, passing: tuple[int, ...], kind: int, carrier_flies: bool = False) -> None:
         for s in passing:
             if not kn.empty(s):
                 return
         passenger = _passenger(game, p)
-        if (passenger is None or not _stranded(passenger)) and _can_land(kn, dest_slot, [p], kind):
-            out.append(Candidate(p.id, passing + (dest_slot,), kind))
-        if passenger is not None and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies):
-            if _can_land(kn, dest_slot, [p, passenger], kind):
-                out.append(Candidate(p.id, passing + (dest_slot,), kind, carry=passenger.id))
+        if (dest_slot, False) not in landed and (passenger is None or not _stranded(passenger)):
+            if _can_land(kn, dest_slot, [p], kind):
+                landed.add((dest_slot, False))
+                out.append(Candidate(p.id, passing + (dest_slot,), kind))
+        if (
+            (dest_slot, True) not in landed
+            and passenger is not None
+            and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies)
+            and _can_land(kn, dest_slot, [p, passenger], kind)
+        ):
+            landed.add((dest_slot, True))
+            out.append(Candidate(p.id, passing + (dest_slot,), kind, carry=passenger.id))
 
     if t in PAWNS:
         _pawn(game, p, kn, out)

@@ -58,7 +58,4 @@ def history(game: Game, color: str | None = None) -> list[str]:
     not see is edited out; once the game has ended everything is shown.
     """
     censor = color is not None and game.options["competitive"] and not game.result
-    out = []
-    for turn in game.log:
-        out.append(turn_text(turn["entries"], censored=censor and turn["color"] != color))
-    return out
+    return [turn["censored"] if censor and turn["color"] != color else turn["text"] for turn in game.log]
