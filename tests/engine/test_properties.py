@@ -193,7 +193,7 @@ def _duplicates(acts):
 @given(setups())
 def test_legal_actions_are_distinct(setup):
     seed, opts = setup
-    for g, acts, _ in play(seed, opts, 300):
+    for _g, acts, _ in play(seed, opts, 300):
         assert not _duplicates(acts), _duplicates(acts)
 
 

@@ -7,7 +7,7 @@ notation code, upper case for Black and lower case for White, with ``<`` or
 
 from __future__ import annotations
 
-from .constants import AIR, ARTICLE_CODES, GROUND, PIECE_CODES, SIZE, SUB
+from .constants import AIR, GROUND, PIECE_CODES, SIZE, SUB
 from .state import Game
 
 
