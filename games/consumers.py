@@ -1,0 +1,41 @@
+"""WebSocket: tells a game's participants that it changed.  Nothing else.
+
+The socket carries only {"type": "changed", "seq": N}; each page then asks
+for its own view over HTTP, so no hidden information ever travels here."""
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from .models import Seat
+from .services import group_name
+
+
+@database_sync_to_async
+def is_participant(game_id: int, user) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return Seat.objects.filter(game_id=game_id, user_id=user.pk).exists()
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self):
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.group = None
+        if not await is_participant(self.game_id, self.scope.get("user")):
+            await self.close(code=4403)
+            return
+        self.group = group_name(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        # The browser has nothing to say; moves go over HTTP.
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def game_changed(self, event):
+        await self.send_json({"type": "changed", "seq": int(event["seq"])})

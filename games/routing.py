@@ -1,0 +1,7 @@
+from django.urls import path
+
+from .consumers import GameConsumer
+
+websocket_urlpatterns = [
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+]

@@ -1,0 +1,172 @@
+"""Reads.  Nothing here writes to the database."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+
+from .engine import get_game_engine
+from .models import Game, GameAction, Seat, Snapshot
+
+LEVELS = ("ground", "air", "sub")
+
+
+def get_game(game_id: int) -> Game:
+    return Game.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).get(
+        pk=game_id
+    )
+
+
+def seat_for(game: Game, user) -> Seat | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for seat in game.seats.all():
+        if seat.user_id == user.pk:
+            return seat
+    return None
+
+
+def seat_by_color(game: Game, color: str) -> Seat | None:
+    for seat in game.seats.all():
+        if seat.color == color:
+            return seat
+    return None
+
+
+def load_state(game: Game, upto: int | None = None):
+    """The engine game after action `upto` (default: the latest): the newest
+    snapshot at or before it, then the later actions replayed through the engine."""
+    engine = get_game_engine(game.engine)
+    upto = game.seq if upto is None else upto
+    snapshot = Snapshot.objects.filter(game=game, seq__lte=upto).order_by("-seq").first()
+    if snapshot is None:
+        state = engine.new_game(game.options or None)
+        start = 0
+    else:
+        state = engine.load_scenario(snapshot.state)
+        start = snapshot.seq
+    for entry in GameAction.objects.filter(game=game, seq__gt=start, seq__lte=upto).order_by("seq"):
+        state = engine.apply(state, entry.action)
+    return state
+
+
+def user_games(user):
+    """The user's games, newest first, each with `.my_color`, `.opponent` and `.my_turn`."""
+    games = (
+        Game.objects.filter(seats__user=user)
+        .exclude(status=Game.Status.CANCELLED)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .distinct()
+        .order_by("-updated")
+    )
+    result = []
+    for game in games:
+        mine = seat_for(game, user)
+        other = next((s for s in game.seats.all() if s.pk != mine.pk), None)
+        game.my_color = mine.color
+        game.opponent = other.user if other else None
+        game.my_turn = game.status == Game.Status.ACTIVE and game.to_move == mine.color
+        result.append(game)
+    result.sort(key=lambda g: (not g.my_turn, g.status != Game.Status.ACTIVE))
+    return result
+
+
+def open_seeks(user=None):
+    qs = (
+        Game.objects.filter(status=Game.Status.OPEN)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-created")
+    )
+    seeks = []
+    for game in qs:
+        taken = next((s for s in game.seats.all() if s.user_id), None)
+        if taken is None:
+            continue
+        game.seeker = taken.user
+        game.seeker_color = taken.color
+        game.is_mine = user is not None and user.is_authenticated and taken.user_id == user.pk
+        seeks.append(game)
+    return seeks
+
+
+@dataclass
+class Choice:
+    action: dict
+    label: str
+
+    @property
+    def action_json(self) -> str:
+        return json.dumps(self.action, separators=(",", ":"))
+
+
+@dataclass
+class MoveOptions:
+    origin: tuple[int, int, str]
+    targets: dict[tuple[int, int, str], list[Choice]] = field(default_factory=dict)
+
+
+def _piece_names(view: dict) -> dict:
+    from .templatetags.wec_board import piece_name
+
+    return {p["id"]: piece_name(p["type"]) for p in view.get("pieces", []) if p.get("id") is not None}
+
+
+def describe_action(action: dict, names: dict | None = None) -> str:
+    """A short, translated label for one action (used where several actions share a target)."""
+    names = names or {}
+    parts = []
+    piece = action.get("piece")
+    if piece is not None and piece in names:
+        parts.append(names[piece])
+    kind = action.get("type")
+    if kind == "move":
+        to = action.get("to") or ["?", "?", "?"]
+        parts.append(_("move to %(row)s,%(col)s (%(level)s)") % {"row": to[0], "col": to[1], "level": to[2]})
+    elif kind == "end_turn":
+        parts.append(_("end turn"))
+    else:
+        parts.append(str(kind))
+    if action.get("carry"):
+        parts.append(_("carrying its passenger"))
+    elif kind == "move" and "carry" in action:
+        parts.append(_("alone"))
+    doze = action.get("doze")
+    if doze:
+        squares = ", ".join(f"{sq[0]},{sq[1]}" for sq in doze)
+        parts.append(_("dozing %(squares)s") % {"squares": squares})
+    extra = sorted(k for k in action if k not in {"type", "from", "to", "piece", "carry", "doze"})
+    for key in extra:
+        parts.append(f"{key}={action[key]}")
+    return " · ".join(str(p) for p in parts)
+
+
+def move_options(game: Game, color: str, row: int, col: int, level: str, state=None, view=None) -> MoveOptions:
+    """The Moves the side `color` may make from (row, col, level), grouped by target.
+
+    Only the side to move gets anything; the actions come from the engine's
+    legal_actions (cross-checked with move_targets), which only knows what that
+    side may do."""
+    options = MoveOptions(origin=(row, col, level))
+    if game.status != Game.Status.ACTIVE or game.to_move != color:
+        return options
+    engine = get_game_engine(game.engine)
+    state = load_state(game) if state is None else state
+    if engine.to_move(state) != color:
+        return options
+    names = _piece_names(view) if view else {}
+    origin = [row, col, level]
+    seen = set()
+    for action in engine.legal_actions(state):
+        fingerprint = json.dumps(action, sort_keys=True)
+        if fingerprint in seen:
+            continue
+        seen.add(fingerprint)
+        if action.get("type") != "move" or list(action.get("from", [])) != origin:
+            continue
+        to = action.get("to")
+        key = (int(to[0]), int(to[1]), str(to[2]))
+        options.targets.setdefault(key, []).append(Choice(action=action, label=describe_action(action, names)))
+    return options

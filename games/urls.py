@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("games/list/", views.game_list, name="game_list"),
+    path("games/new/", views.new_game, name="new_game"),
+    path("games/<int:game_id>/", views.game_detail, name="game_detail"),
+    path("games/<int:game_id>/board/", views.game_board, name="game_board"),
+    path("games/<int:game_id>/act/", views.game_act, name="game_act"),
+    path("games/<int:game_id>/accept/", views.accept_seek, name="accept_seek"),
+    path("games/<int:game_id>/cancel/", views.cancel_seek, name="cancel_seek"),
+    path("games/<int:game_id>/resign/", views.resign, name="resign"),
+]

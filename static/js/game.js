@@ -1,0 +1,78 @@
+// Live updates for a game page.  The socket only says "changed"; the page
+// then fetches its own view of the board over HTTP (htmx).
+(function () {
+  "use strict";
+  var root = document.getElementById("game-root");
+  if (!root) return;
+  var wsPath = root.dataset.wsPath;
+  var boardUrl = root.dataset.boardUrl;
+  var statusEl = document.getElementById("conn-status");
+  var retry = 500;
+  var socket = null;
+
+  function shownSeq() {
+    var board = document.getElementById("board");
+    return board ? parseInt(board.dataset.seq, 10) : -1;
+  }
+  function hasSelection() {
+    var board = document.getElementById("board");
+    return board && board.dataset.selected;
+  }
+  function refresh() {
+    if (window.htmx) {
+      window.htmx.ajax("GET", boardUrl, { target: "#board", swap: "outerHTML" });
+    }
+  }
+  function connect() {
+    var proto = window.location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(proto + window.location.host + wsPath);
+    socket.onopen = function () {
+      retry = 500;
+      root.dataset.live = "1";
+      if (statusEl) statusEl.textContent = "";
+      // Catch up on anything that happened before the socket was open
+      // (but don't throw away a piece the player is selecting).
+      if (!hasSelection()) refresh();
+    };
+    socket.onmessage = function (event) {
+      var msg;
+      try { msg = JSON.parse(event.data); } catch (e) { return; }
+      if (msg.type !== "changed") return;
+      if (msg.seq !== shownSeq() || !hasSelection()) refresh();
+    };
+    socket.onclose = function (event) {
+      root.dataset.live = "";
+      if (event.code === 4403) return;  // not a participant: don't retry
+      if (statusEl) statusEl.textContent = statusEl.dataset.offline || "";
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 15000);
+    };
+  }
+  // Arrow keys move the focus between the board's buttons.
+  document.addEventListener("keydown", function (e) {
+    var keys = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (!keys[e.key]) return;
+    var active = document.activeElement;
+    if (!active || !active.closest || !active.closest(".board")) return;
+    var sq = active.closest(".sq");
+    var squares = Array.prototype.slice.call(document.querySelectorAll(".board .sq"));
+    var idx = squares.indexOf(sq);
+    if (idx < 0) return;
+    var r = Math.floor(idx / 10), c = idx % 10, d = keys[e.key];
+    for (var step = 1; step < 10; step++) {
+      var nr = r + d[0] * step, nc = c + d[1] * step;
+      if (nr < 0 || nr > 9 || nc < 0 || nc > 9) break;
+      var btn = squares[nr * 10 + nc].querySelector("button");
+      if (btn) { btn.focus(); e.preventDefault(); return; }
+    }
+  });
+  // Keep keyboard focus on the board after a swap.
+  document.body.addEventListener("htmx:afterSwap", function () {
+    var board = document.getElementById("board");
+    if (!board) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var first = board.querySelector(".target-btn") || board.querySelector(".band.selected button") || board.querySelector("#end-turn");
+    if (first) first.focus({ preventScroll: true });
+  });
+  connect();
+})();
