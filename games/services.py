@@ -167,6 +167,11 @@ def create_game(
 
     if scenario is not None and not options:
         options = dict(scenario.get("options") or {})
+    # Correspondence games are competitive: options are fixed, there is no
+    # Undo, and each player's history leaves out what that player never saw.
+    options["competitive"] = True
+    if scenario is not None:
+        scenario = {**scenario, "options": {**(scenario.get("options") or {}), "competitive": True}}
     game = Game.objects.create(
         engine=settings.WEC_ENGINE_NAME,
         options=options,

@@ -298,3 +298,23 @@ def test_clock_check_task_runs():
     from games.tasks import check_clocks
 
     assert check_clocks() == 0
+
+
+def test_hidden_enemy_move_stays_out_of_the_opponents_history(client, game, alice, bob, engine):
+    """Black moves a stealthed AAA: White's page must not show that Move, not
+    even in the history, while the game runs (site games are competitive)."""
+    state = selectors.load_state(Game.objects.get(pk=game.pk))
+    assert engine.dump_scenario(state)["options"]["competitive"] is True
+    aaa = next(p["id"] for p in engine.view(state, "black")["pieces"] if p["type"] == "aaa" and p["col"] == 3)
+    aaa_move = next(
+        a for a in engine.legal_actions(state)
+        if a["type"] == "move" and a["piece"] == aaa and a["to"] == [3, 4, "ground"]
+    )
+    services.submit_action(game.pk, alice, aaa_move, expected_seq=0)
+    services.submit_action(game.pk, alice, {"type": "end_turn"}, expected_seq=1)
+    client.force_login(bob)
+    html = client.get(reverse("game_board", args=[game.pk])).content.decode()
+    assert "AAA(2,3)" not in html and "MV:?" in html
+    client.force_login(alice)
+    html = client.get(reverse("game_board", args=[game.pk])).content.decode()
+    assert "MV:AAA(2,3)-&gt;(3,4)" in html or "MV:AAA(2,3)->(3,4)" in html
