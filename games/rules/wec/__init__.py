@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import IllegalAction, apply, move_action
+from .actions import IllegalAction, apply, end_turn_allowed, move_action
 from .constants import LEVEL_INDEX, LEVELS, SIZE
 from .moves import Knowledge, all_candidates, piece_candidates
 from .notation import history
@@ -75,14 +75,11 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
         return []
     color = game.to_move
     out: list[dict[str, Any]] = []
-    if game.turn["moved"]:
-        return [{"type": "end_turn"}]
-    cands = all_candidates(game, color, hidden_from(game, color))
+    cands = {} if game.turn["moved"] else all_candidates(game, color, hidden_from(game, color))
     for pid in sorted(cands):
         for c in cands[pid]:
             out.append(move_action(game, c))
-    if not out:
-        # No Move is possible: the side may only pass (docs/rulings.md, "No Move").
+    if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})
     return out
 

@@ -62,14 +62,17 @@ def move_action(game: Game, c: Candidate) -> dict[str, Any]:
     return a
 
 
-def end_turn_allowed(game: Game) -> bool:
+def end_turn_allowed(game: Game, candidates: dict[int, list[Candidate]] | None = None) -> bool:
+    """``end_turn`` is open once the Move is made, or when no Move is possible
+    (docs/rulings.md, "No Move"). ``candidates``, when the caller already has
+    the side's Moves, saves computing them again."""
     if game.result:
         return False
     if game.turn["moved"]:
         return True
-    # A side with no possible Move passes (docs/rulings.md, "No Move").
-    color = game.to_move
-    return not all_candidates(game, color, hidden_from(game, color))
+    if candidates is None:
+        candidates = all_candidates(game, game.to_move, hidden_from(game, game.to_move))
+    return not candidates
 
 
 def apply(game: Game, action: dict[str, Any]) -> Game:

@@ -16,7 +16,7 @@ ACTION_RESTRICTIONS = ("none", "move_only", "one_action_per_piece", "12dpxmr", "
 DOMINANCE = ("submersion", "stealth")
 AMOUNTS = ("normal", "none")
 
-# name -> (default, allowed values or a (min, max) range for ints, or bool)
+# name -> (default, what is allowed: bool, a range of whole numbers, or a tuple of choices)
 _SPEC: dict[str, tuple[Any, Any]] = {
     # Movement system and its ranges.
     "movement": ("weaponized", MOVEMENTS),

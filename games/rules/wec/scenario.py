@@ -21,7 +21,6 @@ from .constants import (
     NATIVE_LEVELS,
     PIECE_TYPES,
     SIZE,
-    SUB,
     WEAPONS,
 )
 from .options import resolve
@@ -315,4 +314,4 @@ def dump_scenario(game: Game) -> dict[str, Any]:
     }
 
 
-__all__ = ["load_scenario", "dump_scenario", "capacity", "SUB"]
+__all__ = ["load_scenario", "dump_scenario", "capacity"]
