@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .engine import get_game_engine, illegal_action_types
+from .engine import get_game_engine
 from .models import Color, Game, GameAction, Seat, Snapshot, other_color
 from .selectors import load_state
 
@@ -251,7 +251,7 @@ def submit_action(game_id: int, user, action, expected_seq: int | None) -> GameA
             raise NotYourTurn(_("It is not your turn."))
         try:
             new_state = engine.apply(state, action)
-        except illegal_action_types(engine) as exc:
+        except ValueError as exc:  # the engine's IllegalAction is a ValueError
             raise IllegalMove(str(exc) or _("That action is not allowed.")) from exc
         except (KeyError, TypeError, IndexError) as exc:
             raise MalformedAction(_("That is not a valid action.")) from exc

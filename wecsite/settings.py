@@ -187,9 +187,6 @@ X_FRAME_OPTIONS = "DENY"
 
 # --- Wec --------------------------------------------------------------------------
 WEC_ENGINE_NAME = "wec"
-# Dotted path of a module with the engine facade; only for tests/dev before the
-# real engine exists.  Empty means `games.rules.get_engine(name)`.
-WEC_ENGINE_MODULE = os.environ.get("WEC_ENGINE_MODULE", "")
 WEC_SNAPSHOT_EVERY = int(os.environ.get("WEC_SNAPSHOT_EVERY", "20"))
 WEC_AI_USERNAME = os.environ.get("WEC_AI_USERNAME", "wec-ai")
 
