@@ -216,7 +216,8 @@ def test_black_to_move_at_the_start():
     assert history(g) == []
     assert d["turn"]["moved"] is False
     actions = legal_actions(g)
-    assert actions and all(a["type"] == "move" for a in actions)
+    assert actions and {a["type"] for a in actions} <= {"move", "fire", "pickup"}
+    assert "end_turn" not in {a["type"] for a in actions}
     assert all(tuple(a["from"][:2]) in {(1, c) for c in range(1, 11)} | {(2, c) for c in range(1, 11)}
                for a in actions)
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import IllegalAction, apply, end_turn_allowed, move_action
+from .actions import IllegalAction, apply, end_turn_allowed, move_action, own_candidates
+from .articles import other_actions
 from .constants import LEVEL_INDEX, LEVELS, SIZE
-from .moves import Knowledge, all_candidates, piece_candidates
+from .moves import Knowledge, piece_candidates
 from .notation import history
 from .options import DEFAULTS as DEFAULT_OPTIONS
 from .options import resolve as resolve_options
@@ -73,12 +74,12 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
     """
     if game.result:
         return []
-    color = game.to_move
     out: list[dict[str, Any]] = []
-    cands = {} if game.turn["moved"] else all_candidates(game, color, hidden_from(game, color))
+    cands = {} if game.turn["moved"] else own_candidates(game)
     for pid in sorted(cands):
         for c in cands[pid]:
             out.append(move_action(game, c))
+    out.extend(other_actions(game, hidden_from(game, game.to_move)))
     if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})
     return out
@@ -102,7 +103,7 @@ def move_targets(game: Game, row: int, col: int, level: str, piece: int | None =
         own = [p for p in own if p.id == piece]
     if not own:
         return set()
-    allowed = all_candidates(game, color, hidden_from(game, color), only=own)
+    allowed = own_candidates(game, only=own)
     out = set()
     for pid in allowed:
         for c in allowed[pid]:

@@ -12,7 +12,7 @@ from typing import Any
 from .constants import LEVEL_INDEX, LEVELS, PRIMARY, SIZE, other
 from .moves import Candidate, all_candidates, describe, resolve
 from .notation import turn_text
-from .state import Game, empty_turn
+from .state import Game, Piece, empty_turn
 from .visibility import hidden_from
 
 
@@ -62,6 +62,19 @@ def move_action(game: Game, c: Candidate) -> dict[str, Any]:
     return a
 
 
+def own_candidates(game: Game, only: list[Piece] | None = None) -> dict[int, list[Candidate]]:
+    """The side to move's candidate Moves, as it knows the board, narrowed by
+    the Action Restriction (a Piece that already acted may be barred)."""
+    color = game.to_move
+    cands = all_candidates(game, color, hidden_from(game, color), only=only)
+    from .articles import movers_allowed
+
+    allowed = movers_allowed(game)
+    if allowed is not None:
+        cands = {pid: c for pid, c in cands.items() if pid in allowed}
+    return cands
+
+
 def end_turn_allowed(game: Game, candidates: dict[int, list[Candidate]] | None = None) -> bool:
     """``end_turn`` is open once the Move is made, or when no Move is possible
     (docs/rulings.md, "No Move"). ``candidates``, when the caller already has
@@ -71,7 +84,7 @@ def end_turn_allowed(game: Game, candidates: dict[int, list[Candidate]] | None =
     if game.turn["moved"]:
         return True
     if candidates is None:
-        candidates = all_candidates(game, game.to_move, hidden_from(game, game.to_move))
+        candidates = own_candidates(game)
     return not candidates
 
 
@@ -141,8 +154,30 @@ def track_reinforcements(game: Game) -> None:
         game.reinforcements = tuple(out)
 
 
-def _record(game: Game, action: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> None:
-    game.turn_log = game.turn_log + ({"action": action, "events": events, **extra},)
+def _record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> None:
+    """Log an action of the Turn in progress with what the enemy of the acting
+    side saw of it: the entry is ``public`` when the acting Piece was seen by
+    the enemy before or after, and each event when its Piece was the enemy's
+    own or seen by it before or after (censored history keeps only these)."""
+    enemy = other(before.to_move)
+    hidden_before = hidden_from(before, enemy)
+    hidden_after = hidden_from(g, enemy)
+
+    def seen(pid: int | None) -> bool:
+        if pid is None:
+            return True
+        return (pid in before.pieces and pid not in hidden_before) or (pid in g.pieces and pid not in hidden_after)
+
+    actor = extra.get("actor")
+    extra["public"] = actor is None or seen(actor.get("id"))
+    for ev in events:
+        piece = ev.get("piece")
+        if piece is not None:
+            ev["public"] = piece["color"] == enemy or seen(piece.get("id"))
+        elif "slot" in ev and ev["kind"] in ("projectile_hit", "launched", "rocket_hit"):
+            # Where a torpedo goes, at sub level, is as hidden as a Piece there.
+            ev["public"] = ev["slot"] % 3 != 2 or not before.options["submersion_invisibility"]
+    g.turn_log = g.turn_log + ({"action": action, "events": events, **extra},)
 
 
 def _apply_move(game: Game, action: dict[str, Any]) -> Game:
@@ -173,7 +208,7 @@ def _apply_move(game: Game, action: dict[str, Any]) -> Game:
         own = [p for p in own if p.id == wanted]
         if not own:
             raise IllegalAction(f"piece {wanted!r} of yours is not at ({src[0]}, {src[1]}, {LEVELS[src[2]]})")
-    allowed = all_candidates(game, color, hidden_from(game, color), only=own)
+    allowed = own_candidates(game, only=own)
     matches: list[Candidate] = []
     for p in own:
         for c in allowed.get(p.id, ()):
@@ -185,6 +220,11 @@ def _apply_move(game: Game, action: dict[str, Any]) -> Game:
                 continue
             matches.append(c)
     if not matches:
+        from .articles import restriction_error
+
+        why = next((restriction_error(game, "M", p.id) for p in own if restriction_error(game, "M", p.id)), None)
+        if why and not any(allowed.values()):
+            raise IllegalAction(why)
         raise IllegalAction(
             f"that piece cannot Move from ({src[0]}, {src[1]}, {LEVELS[src[2]]}) "
             f"to ({dst[0]}, {dst[1]}, {LEVELS[dst[2]]}) now"
@@ -199,18 +239,18 @@ def _apply_move(game: Game, action: dict[str, Any]) -> Game:
     before = _primaries(g)
     events: list[dict[str, Any]] = []
     resolve(g, cand, events)
+    from .articles import prune_revealed, reveal, settle_stranded
+
+    if any(e["kind"] == "taken" for e in events):
+        # A Piece that takes gives itself away where it now stands.
+        reveal(g, cand.piece)
+    settle_stranded(g, events)
+    prune_revealed(g)
     g.turn["moved"] = True
     g.turn["actors"].append(cand.piece)
     g.turn["sequence"].append("M")
     track_reinforcements(g)
-    mover = game.pieces[cand.piece]
-    # Whether the enemy saw this Move (before or after): censored history
-    # shows only such Moves of the enemy while a competitive game runs.
-    enemy = other(color)
-    public = mover.id not in hidden_from(game, enemy) or (
-        mover.id in g.pieces and mover.id not in hidden_from(g, enemy)
-    )
-    _record(g, move_action(game, cand), events, mover=describe(mover), public=public)
+    _record(game, g, move_action(game, cand), events, actor=describe(game.pieces[cand.piece]))
     settle(g, before, color)
     return g
 
@@ -226,7 +266,7 @@ def _apply_end_turn(game: Game) -> Game:
 
     _articles.end_of_turn(g, events)
     track_reinforcements(g)
-    _record(g, {"type": "end_turn"}, events)
+    _record(game, g, {"type": "end_turn"}, events)
     entries = list(g.turn_log)
     # A finished Turn is kept as its notation (full, and as the enemy saw it)
     # so the state stays small however long the game runs.

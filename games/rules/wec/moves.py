@@ -415,7 +415,7 @@ def _resolve_dozing(game: Game, dozer: Piece, cand: Candidate, events: list[dict
 
 
 def describe(p: Piece) -> dict[str, Any]:
-    return {"type": p.type, "color": p.color, "row": p.row, "col": p.col, "level": p.level, "hand": p.hand,
+    return {"id": p.id, "type": p.type, "color": p.color, "row": p.row, "col": p.col, "level": p.level, "hand": p.hand,
             "articles": list(p.articles)}
 
 

@@ -38,7 +38,7 @@ def turn_text(entries: list[dict[str, Any]], censored: bool = False) -> str:
     if censored and not move.get("public", True):
         return "MV:?"
     a = move["action"]
-    s = f"MV:{piece_text(move['mover'])}->{_place_text(a['to'])}"
+    s = f"MV:{piece_text(move['actor'])}->{_place_text(a['to'])}"
     if "doze" in a:
         s += ",DO>" + "".join(f"({r},{c})" for r, c in a["doze"])
     results = []

@@ -114,9 +114,25 @@ def _transport(t: Any) -> tuple[Any, ...] | None:
     if not isinstance(t, dict) or t.get("article") not in ("bike", "jump_pack", "scuba"):
         raise ValueError(f"transport must be an object with article bike, jump_pack or scuba, not {t!r}")
     dest = t.get("to")
-    if not (isinstance(dest, list) and len(dest) == 2):
-        raise ValueError("transport needs 'to': [row, col]")
-    return (t["article"], int(dest[0]), int(dest[1]))
+    if not (
+        isinstance(dest, list)
+        and len(dest) in (2, 3)
+        and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= SIZE for v in dest[:2])
+        and (len(dest) == 2 or dest[2] in LEVEL_INDEX)
+    ):
+        raise ValueError("transport needs 'to': [row, col] or [row, col, level] on the board")
+    path = t.get("path", "beeline")
+    if path not in ("beeline", "port", "starboard"):
+        raise ValueError(f"transport path must be beeline, port or starboard, not {path!r}")
+    level = LEVEL_INDEX[dest[2]] if len(dest) == 3 else GROUND
+    return (t["article"], dest[0], dest[1], level, path, bool(t.get("fresh", False)))
+
+
+def transport_doc(t: tuple[Any, ...]) -> dict[str, Any]:
+    d: dict[str, Any] = {"article": t[0], "to": [t[1], t[2], LEVELS[t[3]]], "path": t[4]}
+    if t[5]:
+        d["fresh"] = True
+    return d
 
 
 def _check_board(game: Game) -> None:
@@ -155,7 +171,7 @@ def load_scenario(doc: dict[str, Any]) -> Game:
     if not isinstance(doc, dict):
         raise ValueError("a scenario document must be an object")
     known = {"to_move", "options", "pieces", "articles", "reinforcements", "locks", "turn_number", "turn",
-             "projectiles", "result", "log", "turn_log", "next_id"}
+             "projectiles", "result", "log", "turn_log", "next_id", "revealed", "markers"}
     for key in doc:
         if key not in known:
             raise ValueError(f"unknown scenario key {key!r}")
@@ -197,6 +213,9 @@ def load_scenario(doc: dict[str, Any]) -> Game:
     turn.update(copy.deepcopy(doc.get("turn", {})))
     game.turn = turn
     game.projectiles = tuple(copy.deepcopy(doc.get("projectiles", [])))
+    game.revealed = tuple((int(a), int(b)) for a, b in doc.get("revealed", []))
+    markers = doc.get("markers", {})
+    game.markers = {c: tuple(int(x) for x in markers.get(c, ())) for c in ("black", "white")}
     game.result = copy.deepcopy(doc.get("result"))
     game.log = tuple(copy.deepcopy(doc.get("log", [])))
     game.turn_log = tuple(copy.deepcopy(doc.get("turn_log", [])))
@@ -280,7 +299,7 @@ def dump_scenario(game: Game) -> dict[str, Any]:
         if p.cooldowns:
             d["cooldowns"] = dict(p.cooldowns)
         if p.transport:
-            d["transport"] = {"article": p.transport[0], "to": [p.transport[1], p.transport[2]]}
+            d["transport"] = transport_doc(p.transport)
         pieces.append(d)
     articles = [
         {"type": a, "row": sq // SIZE + 1, "col": sq % SIZE + 1}
@@ -311,7 +330,9 @@ def dump_scenario(game: Game) -> dict[str, Any]:
         "log": copy.deepcopy(list(game.log)),
         "turn_log": copy.deepcopy(list(game.turn_log)),
         "next_id": game.next_id,
+        "revealed": [list(r) for r in game.revealed],
+        "markers": {c: list(game.markers[c]) for c in ("black", "white")},
     }
 
 
-__all__ = ["load_scenario", "dump_scenario", "capacity"]
+__all__ = ["load_scenario", "dump_scenario", "capacity", "transport_doc"]

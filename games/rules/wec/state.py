@@ -19,7 +19,9 @@ class Piece(NamedTuple):
     Pawns: it turns true once the Pawn has left its starting Square, which ends
     its two-square first Move. ``stun`` counts the Turns left until the Piece
     may Move again; ``cooldowns`` holds ``(weapon, turns_left)`` pairs;
-    ``transport`` is the Transport in progress, if any (see engine part 2).
+    ``transport`` is the Transport in progress, if any: ``(article,
+    to_row, to_col, to_level, path, fresh)``, ``fresh`` while it was started
+    this Turn.
     """
 
     id: int
@@ -83,7 +85,7 @@ class Reinforcement(NamedTuple):
 def empty_turn() -> dict[str, Any]:
     """What the side to move has done so far this Turn."""
     return {"moved": False, "fires": [], "pickup": False, "drop": False, "exchange": False, "reinforce": False,
-            "actors": [], "sequence": []}
+            "actors": [], "sequence": [], "hits": []}
 
 
 class Game:
@@ -103,6 +105,8 @@ class Game:
         "projectiles",
         "reinforcements",
         "locks",
+        "revealed",
+        "markers",
         "result",
         "next_id",
         "log",
@@ -124,6 +128,12 @@ class Game:
         self.reinforcements: tuple[Reinforcement, ...] = ()
         # Anti-Stealth lock-ons: (watching piece id, watched piece id).
         self.locks: tuple[tuple[int, int], ...] = ()
+        # Pieces seen by the enemy because they fired or took: (piece id, slot);
+        # the sighting holds while the Piece stays at that slot.
+        self.revealed: tuple[tuple[int, int], ...] = ()
+        # "Continue to see": per colour, the slots where an enemy stealthed
+        # Piece it had seen went out of sight.
+        self.markers: dict[str, tuple[int, ...]] = {"black": (), "white": ()}
         self.result: dict[str, Any] | None = None
         self.next_id = 1
         # Finished Turns: each a dict {"color", "number", "actions": [...], "events": [...]}.
@@ -144,6 +154,8 @@ class Game:
         g.projectiles = self.projectiles
         g.reinforcements = self.reinforcements
         g.locks = self.locks
+        g.revealed = self.revealed
+        g.markers = self.markers
         g.result = self.result
         g.next_id = self.next_id
         g.log = self.log

@@ -12,6 +12,7 @@ from typing import Any
 
 from .constants import COLORS, LEVELS, SIZE
 from .notation import history
+from .scenario import transport_doc
 from .state import Game
 from .visibility import hidden_from
 
@@ -40,7 +41,7 @@ def view(game: Game, color: str) -> dict[str, Any]:
             d["id"] = p.id
             d["cooldowns"] = dict(p.cooldowns)
             if p.transport:
-                d["transport"] = {"article": p.transport[0], "to": [p.transport[1], p.transport[2]]}
+                d["transport"] = transport_doc(p.transport)
             if p.type.endswith("_pawn"):
                 d["moved"] = p.moved
         pieces.append(d)

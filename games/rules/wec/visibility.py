@@ -45,10 +45,13 @@ def hidden_from(game: Game, color: str) -> frozenset[int]:
         if opts["stealth_lock_on"]
         else set()
     )
+    revealed = {pid for pid, slot in game.revealed if pid in game.pieces and game.pieces[pid].slot == slot}
     s_range = opts["stealth_detection_range"]
     u_range = opts["submersion_detection_range"]
     hidden = set()
     for p in concealed:
+        if p.id in revealed:
+            continue
         stealth = is_stealthed(game, p)
         submerged = p.level == SUB and opts["submersion_invisibility"]
         stealth_seen = p.id in locked or any(_near(d, p, s_range) for d in radar)
