@@ -293,6 +293,7 @@ def _fire(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict
     s = strength(p, weapon)
     out: dict[str, Any] = {"type": "fire", "from": [p.row, p.col, LEVELS[p.level]], "piece": p.id, "weapon": weapon}
     firer = describe(p)
+    record: dict[str, Any] = {"actor": firer}
     code = fire_code(g)
     if weapon in TRANSPORT_LEVEL:
         dest = _place(action.get("to"), "to")
@@ -321,11 +322,13 @@ def _fire(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict
         target = _seen_target(g, p, action.get("target"), PROJECTILES[weapon][1], g.options["homing_range"],
                               enemy_only=True)
         out["target"] = [target.row, target.col, LEVELS[target.level]]
+        record["target"] = describe(target)
         d = (_sign(target.row - p.row), _sign(target.col - p.col))
         _launch(g, p, weapon, d, target.id, s, events)
     else:  # the restricted Rocket of a Jet or Sub
         target = _seen_target(g, p, action.get("target"), GROUND, g.options["jet_rocket_range"], enemy_only=False)
         out["target"] = [target.row, target.col, "ground"]
+        record["target"] = describe(target)
         events.append({"kind": "rocket_hit", "slot": target.slot})
         _hit_slot(g, target.slot, "rocket", s, events)
     g.turn["fires"].append([p.id, cooldown_key(weapon)])
@@ -338,7 +341,8 @@ def _fire(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict
     _note_action(g, code, p.id)
     if g.options["seen_when_firing"]:
         reveal(g, p.id)
-    return {"action": out, "actor": firer}
+    record["action"] = out
+    return record
 
 
 def _seen_target(g: Game, p: Piece, value: Any, level: int, reach: int, enemy_only: bool) -> Piece:
@@ -848,6 +852,10 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
         events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": slot})
         _hit_slot(g, slot, proj["kind"], proj["strength"], events)
         return None
+    ev = {"kind": "flew", "projectile": proj["kind"], "slot": slot, "direction": list(proj["direction"])}
+    if proj["target"] is not None:
+        ev["target"] = describe(g.pieces[proj["target"]])
+    events.append(ev)
     return proj
 
 
