@@ -206,8 +206,10 @@ REJECTIONS = {
         [("tank",), ("coexist",)],
         (4, 7),
     ),
-    "enemies_share_ground": (
-        {"pieces": [P("sub", "black", 4, 7), P("dozer", "white", 4, 7)]},
+    # Enemies share a level only after a partial Conversion: below ground
+    # both must be able to stay there (a Dozer cannot).
+    "enemies_share_sub": (
+        {"pieces": [P("sub", "black", 4, 7, "sub"), P("dozer", "white", 4, 7, "sub")]},
         [("enem",)],
         (4, 7),
     ),
@@ -401,3 +403,9 @@ def test_not_a_document():
     for bad in (None, [], "board", 3):
         with pytest.raises(ValueError):
             load_scenario(bad)
+
+
+def test_two_enemies_on_one_ground_place_are_the_partial_conversion_case():
+    g = load_scenario({"pieces": [P("dozer", "black", 4, 7), P("rocket_pawn", "white", 4, 7),
+                                  P("king", "black", 1, 1), P("king", "white", 10, 10)]})
+    assert load_scenario(dump_scenario(g)) == g

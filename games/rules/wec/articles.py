@@ -717,6 +717,8 @@ def _drop(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict
         raise _err(f"the ground at ({p.row}, {p.col}) already holds two Articles")
     arts = list(p.articles)
     arts.remove(art)
+    if len(arts) > capacity(p.type, arts):
+        raise _err("without that XXX box the piece could not hold its other Articles; drop them first")
     g.update(p.id, articles=tuple(arts))
     g.ground[p.sq] = g.ground[p.sq] + (art,)
     g.turn["drop"] = True
@@ -922,7 +924,9 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
                     out.append({"type": "pickup", "from": where, "piece": p.id, "article": art})
         if not turn["drop"] and p.articles and len(game.ground[p.sq]) < 2 and not restriction_error(game, "D", p.id):
             for art in dict.fromkeys(p.articles):
-                if not _locked_article(p, art):
+                rest = list(p.articles)
+                rest.remove(art)
+                if not _locked_article(p, art) and len(rest) <= capacity(p.type, rest):
                     out.append({"type": "drop", "from": where, "piece": p.id, "article": art})
         if not turn["exchange"] and p.articles and not restriction_error(game, "X", p.id):
             for q in own:
@@ -974,7 +978,7 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
     out = []
     if weapon in TRANSPORT_LEVEL:
         lv = TRANSPORT_LEVEL[weapon]
-        levels = [GROUND] if game.options["transport_ground_to_ground_only"] else [GROUND, lv]
+        levels = [GROUND] if game.options["transport_ground_to_ground_only"] or lv == GROUND else [GROUND, lv]
         if weapon != "bike" and p.level not in (GROUND, lv):
             return []
         for r in range(1, SIZE + 1):

@@ -148,9 +148,11 @@ def _check_board(game: Game) -> None:
         if len(pieces) == 2:
             a, b = pieces
             if a.color != b.color:
-                # Only a partial Conversion leaves enemies together, and only
-                # two Pieces that each can stay at that level on their own.
-                if level == GROUND or not all(level in NATIVE_LEVELS.get(p.type, ()) for p in pieces):
+                # Only a partial Conversion leaves enemies together: on the
+                # ground any two, above or below two that can each stay there.
+                if level != GROUND and not all(
+                    level in NATIVE_LEVELS.get(p.type, ()) or p.transport is not None for p in pieces
+                ):
                     raise ValueError(f"enemy pieces share {where}")
             elif not (a.coexists or b.coexists):
                 raise ValueError(f"{a.type} and {b.type} at {where}: two pieces at one level need a type that coexists")
@@ -215,7 +217,7 @@ def load_scenario(doc: dict[str, Any]) -> Game:
     game.projectiles = tuple(copy.deepcopy(doc.get("projectiles", [])))
     game.revealed = tuple((int(a), int(b)) for a, b in doc.get("revealed", []))
     markers = doc.get("markers", {})
-    game.markers = {c: tuple(int(x) for x in markers.get(c, ())) for c in ("black", "white")}
+    game.markers = {c: tuple((int(m[0]), str(m[1])) for m in markers.get(c, ())) for c in ("black", "white")}
     game.result = copy.deepcopy(doc.get("result"))
     game.log = tuple(copy.deepcopy(doc.get("log", [])))
     game.turn_log = tuple(copy.deepcopy(doc.get("turn_log", [])))
@@ -331,7 +333,7 @@ def dump_scenario(game: Game) -> dict[str, Any]:
         "turn_log": copy.deepcopy(list(game.turn_log)),
         "next_id": game.next_id,
         "revealed": [list(r) for r in game.revealed],
-        "markers": {c: list(game.markers[c]) for c in ("black", "white")},
+        "markers": {c: [list(m) for m in game.markers[c]] for c in ("black", "white")},
     }
 
 

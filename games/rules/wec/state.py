@@ -133,7 +133,8 @@ class Game:
         self.revealed: tuple[tuple[int, int], ...] = ()
         # "Continue to see": per colour, the slots where an enemy stealthed
         # Piece it had seen went out of sight.
-        self.markers: dict[str, tuple[int, ...]] = {"black": (), "white": ()}
+        # Each marker is (slot, piece type).
+        self.markers: dict[str, tuple[tuple[int, str], ...]] = {"black": (), "white": ()}
         self.result: dict[str, Any] | None = None
         self.next_id = 1
         # Finished Turns: each a dict {"color", "number", "actions": [...], "events": [...]}.

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .constants import COLORS, LEVELS, SIZE
+from .constants import COLORS, LEVEL_INDEX, LEVELS, SIZE, SUB
 from .notation import history
 from .scenario import transport_doc
 from .state import Game
-from .visibility import hidden_from
+from .visibility import hidden_from, sees_sub
 
 
 def view(game: Game, color: str) -> dict[str, Any]:
@@ -58,6 +58,27 @@ def view(game: Game, color: str) -> dict[str, Any]:
             # The manual's display shows where enemy reinforcements wait, not what they are.
             d = {"color": r.color, "row": r.row, "col": r.col}
         reinforcements.append(d)
+    projectiles = []
+    for proj in game.projectiles:
+        level = LEVEL_INDEX[proj["level"]]
+        d = {"kind": proj["kind"], "color": proj["color"], "row": proj["row"], "col": proj["col"],
+             "level": proj["level"], "direction": list(proj["direction"])}
+        if proj["color"] == color:
+            target = proj.get("target")
+            d["homing"] = target is not None
+            if target is not None and target in game.pieces and target not in hidden:
+                t = game.pieces[target]
+                d["target"] = [t.row, t.col, LEVELS[t.level]]
+            d["strength"] = proj["strength"]
+        elif proj["fresh"] or (level == SUB and not sees_sub(game, color, proj["row"], proj["col"])):
+            # Launched this Turn it still sits on its firer's Square; a torpedo
+            # is as hidden as anything else below.
+            continue
+        projectiles.append(d)
+    markers = [
+        {"row": slot // 3 // SIZE + 1, "col": slot // 3 % SIZE + 1, "level": LEVELS[slot % 3], "type": kind}
+        for slot, kind in game.markers[color]
+    ]
     turn: dict[str, Any] = {}
     if color == game.to_move and not game.result:
         turn = {"moved": game.turn["moved"], "fires": len(game.turn["fires"]),
@@ -71,9 +92,9 @@ def view(game: Game, color: str) -> dict[str, Any]:
         "turn": turn,
         "pieces": pieces,
         "articles": articles,
-        "projectiles": [],
+        "projectiles": projectiles,
         "reinforcements": reinforcements,
-        "markers": [],
+        "markers": markers,
         "outcome": dict(game.result) if game.result else None,
         "history": history(game, color),
     }

@@ -65,3 +65,53 @@ def hidden_from(game: Game, color: str) -> frozenset[int]:
         if not seen:
             hidden.add(p.id)
     return frozenset(hidden)
+
+
+def sees_sub(game: Game, color: str, row: int, col: int) -> bool:
+    """Whether ``color`` sees what is at sub level on (row, col): always
+    without submersion invisibility, else by an own Torpedo Launcher near."""
+    if not game.options["submersion_invisibility"]:
+        return True
+    reach = game.options["submersion_detection_range"]
+    return any(
+        p.color == color and p.has("torpedo_launcher") and max(abs(p.row - row), abs(p.col - col)) <= reach
+        for p in game.pieces.values()
+    )
+
+
+MAX_MARKERS = 8
+
+
+def update_markers(before: Game, after: Game) -> None:
+    """Keep each side's "continue to see" markers: where an enemy Piece it saw
+    went out of sight. A marker of a type goes once that side sees one more
+    enemy Piece of that type than before (it may be the one that vanished).
+    Everything here is what that side itself saw, so markers leak nothing."""
+    for color in ("black", "white"):
+        hb = hidden_from(before, color)
+        ha = hidden_from(after, color)
+        if not hb and not ha and not after.markers[color]:
+            continue
+        markers = list(after.markers[color])
+        vis_before: dict[str, int] = {}
+        vis_after: dict[str, int] = {}
+        for p in before.pieces.values():
+            if p.color != color and p.id not in hb:
+                vis_before[p.type] = vis_before.get(p.type, 0) + 1
+                q = after.pieces.get(p.id)
+                if q is not None and q.color == p.color and p.id in ha:
+                    markers.append((p.slot, p.type))
+        for p in after.pieces.values():
+            if p.color != color and p.id not in ha:
+                vis_after[p.type] = vis_after.get(p.type, 0) + 1
+        for kind, n in vis_after.items():
+            extra = n - vis_before.get(kind, 0)
+            while extra > 0:
+                old = next((m for m in markers if m[1] == kind), None)
+                if old is None:
+                    break
+                markers.remove(old)
+                extra -= 1
+        new = tuple(markers[-MAX_MARKERS:])
+        if new != after.markers[color]:
+            after.markers = dict(after.markers, **{color: new})
