@@ -21,13 +21,14 @@ from .actions import IllegalAction, apply, end_turn_allowed, move_action, own_ca
 from .articles import other_actions
 from .constants import LEVEL_INDEX, LEVELS, SIZE
 from .moves import Knowledge, piece_candidates
-from .notation import history
+from .notation import history, parse_turn, plain_history, replay
 from .options import DEFAULTS as DEFAULT_OPTIONS
 from .options import resolve as resolve_options
 from .render import render
 from .scenario import dump_scenario, load_scenario
 from .setup import standard_document
 from .state import Game
+from .undo import change_options, undo
 from .view import view
 from .visibility import hidden_from
 
@@ -36,6 +37,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "apply",
+    "change_options",
     "dump_scenario",
     "history",
     "legal_actions",
@@ -43,8 +45,12 @@ __all__ = [
     "move_targets",
     "new_game",
     "outcome",
+    "parse_turn",
+    "plain_history",
     "render",
+    "replay",
     "to_move",
+    "undo",
     "view",
 ]
 

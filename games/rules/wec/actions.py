@@ -13,7 +13,7 @@ from .constants import LEVEL_INDEX, LEVELS, PRIMARY, SIZE, other
 from .moves import Candidate, all_candidates, describe, resolve
 from .notation import turn_text
 from .state import Game, Piece, empty_turn
-from .visibility import hidden_from
+from .visibility import hidden_from, sees_sub, update_markers
 
 
 class IllegalAction(ValueError):
@@ -102,12 +102,15 @@ def apply(game: Game, action: dict[str, Any]) -> Game:
     if game.result:
         raise IllegalAction("the game is over")
     if kind == "move":
-        return _apply_move(game, action)
-    if kind == "end_turn":
-        return _apply_end_turn(game)
-    from . import articles as _articles  # engine part 2
+        g = _apply_move(game, action)
+    elif kind == "end_turn":
+        g = _apply_end_turn(game)
+    else:
+        from . import articles as _articles
 
-    return _articles.apply_action(game, action)
+        g = _articles.apply_action(game, action)
+    update_markers(game, g)
+    return g
 
 
 def _primaries(game: Game) -> dict[str, set[int]]:
@@ -170,13 +173,20 @@ def _record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str
 
     actor = extra.get("actor")
     extra["public"] = actor is None or seen(actor.get("id"))
+    if "other" in extra:
+        # An Exchange shows both its Pieces: it is told only if both were seen.
+        extra["public"] = extra["public"] and seen(extra["other"].get("id"))
     for ev in events:
         piece = ev.get("piece")
         if piece is not None:
             ev["public"] = piece["color"] == enemy or seen(piece.get("id"))
-        elif "slot" in ev and ev["kind"] in ("projectile_hit", "launched", "rocket_hit"):
-            # Where a torpedo goes, at sub level, is as hidden as a Piece there.
-            ev["public"] = ev["slot"] % 3 != 2 or not before.options["submersion_invisibility"]
+        elif ev.get("projectile") == "torpedo" and before.options["submersion_invisibility"]:
+            # A torpedo is as hidden as a Piece below: told only where the
+            # enemy's Torpedo Launchers would see it.
+            slot = ev.get("slot")
+            ev["public"] = slot is not None and sees_sub(g, enemy, slot // 3 // SIZE + 1, slot // 3 % SIZE + 1)
+        elif "slot" in ev or "projectile" in ev:
+            ev["public"] = True
     g.turn_log = g.turn_log + ({"action": action, "events": events, **extra},)
 
 
@@ -238,6 +248,13 @@ def _apply_move(game: Game, action: dict[str, Any]) -> Game:
     g = game.copy()
     before = _primaries(g)
     events: list[dict[str, Any]] = []
+    # The notation names the passenger and the dozed Pieces as they stood.
+    if cand.carry is not None:
+        events.append({"kind": "carried", "piece": describe(game.pieces[cand.carry])})
+    if cand.dozing:
+        home = game.pieces[cand.piece].sq
+        events.extend({"kind": "dozed_piece", "piece": describe(game.pieces[i])}
+                      for s in (home,) + cand.doze for i in game.board[s * 3] if i != cand.piece)
     resolve(g, cand, events)
     from .articles import prune_revealed, reveal, settle_stranded
 
@@ -268,17 +285,30 @@ def _apply_end_turn(game: Game) -> Game:
     track_reinforcements(g)
     _record(game, g, {"type": "end_turn"}, events)
     entries = list(g.turn_log)
+    from .notation import plain_text
+
     # A finished Turn is kept as its notation (full, and as the enemy saw it)
-    # so the state stays small however long the game runs.
+    # and in plain English, so the state stays small however long the game
+    # runs; a censored text equal to the full one is the same string object.
+    text, plain = turn_text(entries), plain_text(entries, color=color)
+    censored, plain_censored = turn_text(entries, censored=True), plain_text(entries, censored=True, color=color)
     g.log = g.log + (
         {
             "color": color,
             "number": g.turn_number,
-            "text": turn_text(entries),
-            "censored": turn_text(entries, censored=True),
+            "text": text,
+            "censored": text if censored == text else censored,
+            "plain": plain,
+            "plain_censored": plain if plain_censored == plain else plain_censored,
+            # The order the actions were taken in (12DPXMR letters), which the
+            # notation does not keep: Undo replays the Turn in that order.
+            "order": "".join(g.turn["sequence"]),
         },
     )
     g.turn_log = ()
+    # Sightings are a set; kept sorted so that the order the Turn's actions
+    # were taken in (which the notation does not record) leaves no trace.
+    g.revealed = tuple(sorted(g.revealed))
     g.turn = empty_turn()
     g.to_move = other(color)
     g.turn_number += 1

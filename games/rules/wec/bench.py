@@ -7,6 +7,8 @@ Prints one figure per line with its goal:
   ``legal_actions(new_game())``; goal < 2 ms;
 * random playouts on one core (uniform choice among ``legal_actions``, a new
   game whenever one is over) in actions per second; goal >= 2000;
+* replaying a 300-Turn game from its notation (``replay(history(game))``,
+  median of 3 runs); goal < 1 s;
 * memory of one mid-game state (deep size of the standalone object graph,
   with and without its Turn log, its pickle, the deep size of the last state
   of the run, and the extra memory one more state costs in a stored game);
@@ -28,11 +30,22 @@ import tracemalloc
 import types
 from typing import Any
 
-from . import apply, dump_scenario, legal_actions, move_targets, new_game
+from . import (
+    apply,
+    dump_scenario,
+    history,
+    legal_actions,
+    move_targets,
+    new_game,
+    outcome,
+    parse_turn,
+    replay,
+)
 
 TARGETS_GOAL_MS = 2.0
 RATE_GOAL = 2000.0
 MEMORY_GOAL_KB = 200.0
+REPLAY_GOAL_S = 1.0
 
 
 def _line(name: str, value: str, goal: str, ok: bool) -> None:
@@ -99,6 +112,51 @@ def bench_playouts(seconds: float, seed: int) -> tuple[float, int, int]:
     return actions / elapsed, actions, finished
 
 
+def long_game(seed: int, turns: int) -> Any:
+    """A seeded random game of ``turns`` finished Turns: a random action, but
+    never one that ends the game, and ``end_turn`` half the time it is open.
+    None if the game cannot be kept going that long."""
+    rng = random.Random(seed)
+    game = new_game()
+    done = 0
+    while done < turns:
+        acts = legal_actions(game)
+        ends = [a for a in acts if a["type"] == "end_turn"]
+        order = list(acts)
+        rng.shuffle(order)
+        if ends and rng.random() < 0.5:
+            order = ends + order
+        for a in order:
+            after = apply(game, a)
+            if not outcome(after):
+                break
+        else:
+            return None
+        game = after
+        done += a["type"] == "end_turn"
+    return game
+
+
+def bench_replay(seed: int, turns: int, runs: int = 3) -> tuple[float, int, int]:
+    """Median seconds to replay a ``turns``-Turn game from its notation; also
+    the seed whose game was used and the number of actions besides end_turn."""
+    for s in range(seed, seed + 100):
+        game = long_game(s, turns)
+        if game is not None:
+            break
+    else:
+        raise RuntimeError(f"no seeded game lasted {turns} Turns")
+    texts = history(game)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        again = replay(texts)
+        times.append(time.perf_counter() - t)
+    assert again == game, "the replayed game differs from the original"
+    actions = sum(len(parse_turn(t)) - 1 for t in texts)
+    return statistics.median(times), s, actions
+
+
 def deep_size(root: Any, leave_out: tuple[Any, ...] = ()) -> int:
     """Bytes of every object reachable from ``root`` (each counted once),
     leaving out types, modules, functions and the objects ``leave_out``."""
@@ -157,6 +215,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="length of the playout run (default 10)")
     parser.add_argument("--seed", type=int, default=20240601, help="random seed (default 20240601)")
     parser.add_argument("--mid-game", type=int, default=300, help="actions in the memory game (default 300)")
+    parser.add_argument("--replay-turns", type=int, default=300, help="Turns in the replayed game (default 300)")
     args = parser.parse_args(argv)
 
     per_call, sweep, actions_ms, places = bench_targets(args.runs)
@@ -176,6 +235,12 @@ def main(argv: list[str] | None = None) -> None:
     _line(
         f"random playouts, one core, {args.seconds:g} s ({done} actions, {finished} games finished)",
         f"{rate:.0f} actions/s", f">= {RATE_GOAL:g} actions/s", rate >= RATE_GOAL,
+    )
+    seconds, used, replayed = bench_replay(args.seed, args.replay_turns)
+    _line(
+        f"replay of a {args.replay_turns}-Turn random game ({replayed} actions besides end_turn, seed {used}) "
+        "from its notation (median of 3)",
+        f"{seconds:.3f} s", f"< {REPLAY_GOAL_S:g} s", seconds < REPLAY_GOAL_S,
     )
     deep, board_only, pickled, last, per_state, played = bench_memory(args.seed, args.mid_game)
     _line(

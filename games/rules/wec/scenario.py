@@ -173,11 +173,17 @@ def load_scenario(doc: dict[str, Any]) -> Game:
     if not isinstance(doc, dict):
         raise ValueError("a scenario document must be an object")
     known = {"to_move", "options", "pieces", "articles", "reinforcements", "locks", "turn_number", "turn",
-             "projectiles", "result", "log", "turn_log", "next_id", "revealed", "markers"}
+             "projectiles", "result", "log", "turn_log", "next_id", "revealed", "markers", "start"}
     for key in doc:
         if key not in known:
             raise ValueError(f"unknown scenario key {key!r}")
     game = Game(resolve(doc.get("options")))
+    # The position the game's history starts from, kept for Undo: given, or
+    # this document itself when it starts a game (no Turn played yet).
+    if doc.get("start") is not None:
+        game.start = copy.deepcopy(doc["start"])
+    elif not doc.get("log") and not doc.get("turn_log"):
+        game.start = copy.deepcopy({k: v for k, v in doc.items() if k != "start"})
     to_move = doc.get("to_move", "black")
     if to_move not in COLORS:
         raise ValueError(f"to_move must be 'black' or 'white', not {to_move!r}")
@@ -333,6 +339,7 @@ def dump_scenario(game: Game) -> dict[str, Any]:
         "turn_log": copy.deepcopy(list(game.turn_log)),
         "next_id": game.next_id,
         "revealed": [list(r) for r in game.revealed],
+        "start": copy.deepcopy(game.start),
         "markers": {c: [list(m) for m in game.markers[c]] for c in ("black", "white")},
     }
 

@@ -107,6 +107,7 @@ class Game:
         "locks",
         "revealed",
         "markers",
+        "start",
         "result",
         "next_id",
         "log",
@@ -135,6 +136,9 @@ class Game:
         # Piece it had seen went out of sight.
         # Each marker is (slot, piece type).
         self.markers: dict[str, tuple[tuple[int, str], ...]] = {"black": (), "white": ()}
+        # The scenario document the history starts from (for Undo); shared,
+        # never changed.
+        self.start: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
         self.next_id = 1
         # Finished Turns: each a dict {"color", "number", "actions": [...], "events": [...]}.
@@ -157,6 +161,7 @@ class Game:
         g.locks = self.locks
         g.revealed = self.revealed
         g.markers = self.markers
+        g.start = self.start
         g.result = self.result
         g.next_id = self.next_id
         g.log = self.log

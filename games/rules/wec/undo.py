@@ -1,0 +1,90 @@
+"""Undo: stepping a non-competitive game back any number of actions.
+
+A game keeps only its starting document and the notation of its finished
+Turns (plus the Turn in progress), so Undo replays that history up to the
+wanted point. That is slower than keeping every earlier state, but Undo is rare
+and the state stays small however long the game runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import Game
+
+
+def action_count(game: Game) -> int:
+    """How many actions (``end_turn`` included) lead from the start to ``game``."""
+    return len(_steps(game)[1])
+
+
+def _steps(game: Game) -> tuple[Game, list[dict[str, Any]]]:
+    from .notation import replay_turn_steps
+    from .scenario import load_scenario
+
+    g = load_scenario(game.start)
+    steps: list[dict[str, Any]] = []
+    for n, turn in enumerate(game.log, 1):
+        g, turn_steps = replay_turn_steps(g, turn["text"], n, turn.get("order"))
+        steps.extend(turn_steps)
+    steps.extend(e["action"] for e in game.turn_log)
+    return g, steps
+
+
+def undo(game: Game, steps: int = 1) -> Game:
+    """The game as it was ``steps`` actions ago (``end_turn`` counts as one).
+
+    Only in a non-competitive game, and not past the game's start.
+    """
+    from .actions import IllegalAction, apply
+    from .scenario import load_scenario
+
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+        raise IllegalAction("steps must be a whole number of actions, 0 or more")
+    if game.options["competitive"]:
+        raise IllegalAction("there is no Undo in a competitive game")
+    if game.start is None:
+        raise IllegalAction("this game was loaded without its starting position, so it cannot be undone")
+    if steps == 0:
+        return game
+    _, all_steps = _steps(game)
+    keep = len(all_steps) - steps
+    if keep < 0:
+        raise IllegalAction(f"only {len(all_steps)} actions have been made; cannot undo {steps}")
+    g = load_scenario(game.start)
+    for action in all_steps[:keep]:
+        g = apply(g, action)
+    return g
+
+
+def change_options(game: Game, overrides: dict[str, Any]) -> Game:
+    """The game with options changed, where the rules allow it.
+
+    A non-competitive game may change any option before its first action
+    (they are pre-game options) and may turn competitive at any time; a
+    competitive game's options are fixed. Raises :class:`IllegalAction`
+    (bad names or values included) and changes nothing.
+    """
+    from .actions import IllegalAction
+    from .options import resolve
+    from .scenario import dump_scenario, load_scenario
+
+    if not isinstance(overrides, dict):
+        raise IllegalAction("options must be a mapping of option names to values")
+    if game.options["competitive"]:
+        raise IllegalAction("a competitive game's options are fixed")
+    started = bool(game.log or game.turn_log)
+    if started and set(overrides) - {"competitive"}:
+        raise IllegalAction("options can only change before the first action; a game may still turn competitive")
+    if "competitive" in overrides and overrides["competitive"] is False and len(overrides) == 1:
+        return game
+    try:
+        options = resolve({**game.options, **overrides})
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
+    doc = dump_scenario(game)
+    doc["options"] = options
+    if not started:
+        doc["start"] = None
+        doc.pop("start")
+    return load_scenario(doc)
