@@ -4,10 +4,95 @@ Only `view(game, color)` goes in, so nothing the player may not know can come ou
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from .selectors import LEVELS, MoveOptions
+from .templatetags.wec_board import article_name, level_name
 
 # Top to bottom inside a square.
 BAND_ORDER = ("air", "ground", "sub")
+
+# Directions as the player sees them on the screen: (up, right) steps.
+DIRECTIONS = {
+    (1, 0): ("\u2191", gettext_lazy("north")),
+    (1, 1): ("\u2197", gettext_lazy("north-east")),
+    (0, 1): ("\u2192", gettext_lazy("east")),
+    (-1, 1): ("\u2198", gettext_lazy("south-east")),
+    (-1, 0): ("\u2193", gettext_lazy("south")),
+    (-1, -1): ("\u2199", gettext_lazy("south-west")),
+    (0, -1): ("\u2190", gettext_lazy("west")),
+    (1, -1): ("\u2196", gettext_lazy("north-west")),
+}
+PROJECTILES = {
+    "rocket": ("R", gettext_lazy("Rocket")),
+    "sam": ("S", gettext_lazy("SAM")),
+    "torpedo": ("T", gettext_lazy("Torpedo")),
+}
+
+
+def screen_direction(direction, color: str) -> tuple[int, int]:
+    """A board direction [row step, col step] as (up, right) on the player's screen.
+
+    Black sees row 10 at the top and column 1 at the left; White's board is
+    turned 180 degrees, so for White up is -row and right is -col.  Either way
+    up is the player's forward."""
+    sign = 1 if color == "black" else -1
+    return (int(direction[0]) * sign, int(direction[1]) * sign)
+
+
+def direction_arrow(screen) -> str:
+    return DIRECTIONS.get(tuple(screen), ("?", ""))[0]
+
+
+def direction_name(screen) -> str:
+    return str(DIRECTIONS.get(tuple(screen), ("", "?"))[1])
+
+
+def level_suffix(level: str) -> str:
+    return "" if level in ("ground", None) else f" {level_name(level)}"
+
+
+def _piece_badges(piece: dict, own: bool) -> list[dict]:
+    """Small counters on a token: stun (anyone's, as seen), cooldowns and Transport (own only)."""
+    badges = []
+    stun = int(piece.get("stun") or 0)
+    if stun > 0:
+        badges.append({"cls": "b-stun", "text": f"\u26a1{stun}",
+                       "title": _("Stunned: %(n)s more turn(s)") % {"n": stun}})
+    if own:
+        counters = [(w, int(n)) for w, n in sorted((piece.get("cooldowns") or {}).items()) if int(n or 0) > 0]
+        if counters:
+            parts = ", ".join(f"{article_name(w)} {n}" for w, n in counters)
+            badges.append({"cls": "b-cd", "text": "/".join(str(n) for _w, n in counters),
+                           "title": _("Cooling down (turns until it fires again): %(list)s") % {"list": parts}})
+        transport = piece.get("transport")
+        if isinstance(transport, dict) and transport.get("to"):
+            to = transport["to"]
+            badges.append({"cls": "b-tr", "text": "\u27a4", "title": _("On its way by %(article)s to (%(row)s,%(col)s%(level)s)") % {
+                "article": article_name(transport.get("article")), "row": to[0], "col": to[1],
+                "level": level_suffix(to[2] if len(to) > 2 else "ground")}})
+    return badges
+
+
+def _projectile(proj: dict, color: str) -> dict:
+    kind = proj.get("kind") or proj.get("type") or ""
+    letter, name = PROJECTILES.get(kind, ("\u2736", gettext_lazy("Projectile")))
+    own = proj.get("color") == color if proj.get("color") else "direction" in proj
+    arrow = ""
+    title = (_("Your %(kind)s") if own else _("Enemy %(kind)s")) % {"kind": name}
+    direction = proj.get("direction")
+    if isinstance(direction, (list, tuple)) and len(direction) == 2 and any(direction):
+        screen = screen_direction(direction, color)
+        arrow = direction_arrow(screen)
+        words = {"kind": name, "arrow": arrow, "direction": direction_name(screen)}
+        title = (_("Your %(kind)s, flying %(arrow)s %(direction)s") if own
+                 else _("Enemy %(kind)s, flying %(arrow)s %(direction)s")) % words
+    target = proj.get("target")
+    if own and isinstance(target, (list, tuple)) and len(target) == 3:
+        title = _("%(title)s, homing on (%(row)s,%(col)s%(level)s)") % {
+            "title": title, "row": target[0], "col": target[1], "level": level_suffix(target[2])}
+    return {"glyph": f"{letter}{arrow}", "title": title, "own": own, "kind": kind}
 
 
 def parse_place(text: str | None):
@@ -46,6 +131,7 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
             continue
         entry = dict(piece)
         entry["own"] = piece.get("color") == color
+        entry["badges"] = _piece_badges(piece, entry["own"])
         square(r, c)["pieces"].setdefault(level, []).append(entry)
     for article in view.get("articles", []):
         if article.get("row") is not None:
@@ -54,8 +140,10 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
         if isinstance(marker, dict) and marker.get("row") is not None:
             square(marker["row"], marker["col"])["markers"].append(marker)
     for proj in view.get("projectiles", []) or []:
-        if isinstance(proj, dict) and proj.get("row") is not None:
-            square(proj["row"], proj["col"])["projectiles"].append(proj)
+        if isinstance(proj, dict) and proj.get("row") is not None and proj.get("col") is not None:
+            shown = _projectile(proj, color)
+            shown["level"] = proj.get("level") if proj.get("level") in LEVELS else "ground"
+            square(proj["row"], proj["col"])["projectiles"].append(shown)
 
     for waiting in view.get("reinforcements", []) or []:
         if isinstance(waiting, dict) and waiting.get("row") is not None:
@@ -84,6 +172,7 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
                         "selected": origin == place,
                         "choices": choices,
                         "single": choices[0] if len(choices) == 1 else None,
+                        "projectiles": [p for p in data["projectiles"] if p["level"] == level],
                     }
                 )
             line.append(
@@ -94,10 +183,9 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
                     "bands": bands,
                     "articles": data["articles"],
                     "markers": data["markers"],
-                    "projectiles": data["projectiles"],
                     "reinf": data["reinf"],
                     "is_target": any(b["choices"] for b in bands),
                 }
             )
         grid.append({"row": r, "squares": line})
-    return {"grid": grid, "cols": cols, "rows": rows}
+    return {"grid": grid, "cols": cols, "rows": rows, "mode": options.kind if options else "move"}

@@ -1,3 +1,5 @@
+import json
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -19,3 +21,76 @@ class NewGameForm(forms.Form):
         if data.get("opponent") == "user" and not data.get("username", "").strip():
             self.add_error("username", _("Name the player you want to challenge."))
         return data
+
+
+# --- actions posted to the act endpoint ------------------------------------------------
+ACTION_TYPES = ("move", "end_turn", "fire", "pickup", "drop", "exchange", "reinforce")
+LEVELS = ("ground", "air", "sub")
+_TEXT_FIELDS = ("weapon", "article", "swap", "path", "piece_type")
+_ID_FIELDS = ("piece", "to_piece")
+
+
+class ActionError(ValueError):
+    """The posted data is not an action at all (a 400 answer)."""
+
+
+def _place(text: str, *, square_only: bool = False) -> list:
+    """'r-c-level' (or 'r-c' for a Square) -> [r, c, level] / [r, c]."""
+    parts = str(text).strip().split("-")
+    try:
+        if square_only or len(parts) == 2:
+            row, col = (int(x) for x in parts)
+            level = None
+        else:
+            row, col, level = int(parts[0]), int(parts[1]), parts[2]
+    except (TypeError, ValueError):
+        raise ActionError(_("That square is not valid.")) from None
+    if not (1 <= row <= 10 and 1 <= col <= 10) or (level is not None and level not in LEVELS):
+        raise ActionError(_("That square is not valid."))
+    return [row, col] if level is None else [row, col, level]
+
+
+def action_from_post(data) -> dict:
+    """The action a request posted: JSON in `action`, or one field per key
+    (`type`, places as 'r-c-level', `direction` as 'dr,dc', ids as numbers).
+    Raises ActionError when it cannot be read; whether it is legal is the
+    service's business."""
+    raw = data.get("action")
+    if raw not in (None, ""):
+        try:
+            action = json.loads(raw)
+        except (TypeError, ValueError):
+            raise ActionError(_("That is not a valid action.")) from None
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise ActionError(_("That is not a valid action."))
+        return action
+    kind = (data.get("type") or "").strip()
+    if kind not in ACTION_TYPES:
+        raise ActionError(_("That is not a valid action."))
+    action: dict = {"type": kind}
+    if data.get("from"):
+        action["from"] = _place(data["from"])
+    if data.get("to"):
+        action["to"] = _place(data["to"], square_only=kind == "reinforce")
+    if data.get("target"):
+        action["target"] = _place(data["target"])
+    if data.get("direction"):
+        try:
+            step = [int(x) for x in str(data["direction"]).split(",")]
+        except ValueError:
+            raise ActionError(_("That direction is not valid.")) from None
+        if len(step) != 2 or step == [0, 0] or any(x not in (-1, 0, 1) for x in step):
+            raise ActionError(_("That direction is not valid."))
+        action["direction"] = step
+    for key in _ID_FIELDS:
+        if data.get(key):
+            try:
+                action[key] = int(data[key])
+            except ValueError:
+                raise ActionError(_("That is not a valid action.")) from None
+    for key in _TEXT_FIELDS:
+        if data.get(key):
+            action[key] = str(data[key]).strip()
+    if data.get("carry") in ("1", "true", "on"):
+        action["carry"] = True
+    return action

@@ -96,6 +96,7 @@ def open_seeks(user=None):
 class Choice:
     action: dict
     label: str
+    short: str = ""  # a compact text for small buttons (the label stays their accessible name)
 
     @property
     def action_json(self) -> str:
@@ -104,8 +105,12 @@ class Choice:
 
 @dataclass
 class MoveOptions:
+    """Board targets from one place: Moves (kind "move"), or in the action
+    panel's board modes directional Fires ("aim") or Transport destinations ("dest")."""
+
     origin: tuple[int, int, str]
     targets: dict[tuple[int, int, str], list[Choice]] = field(default_factory=dict)
+    kind: str = "move"
 
 
 def _piece_names(view: dict) -> dict:
@@ -143,12 +148,14 @@ def describe_action(action: dict, names: dict | None = None) -> str:
     return " · ".join(str(p) for p in parts)
 
 
-def move_options(game: Game, color: str, row: int, col: int, level: str, state=None, view=None) -> MoveOptions:
+def move_options(
+    game: Game, color: str, row: int, col: int, level: str, state=None, view=None, legal=None
+) -> MoveOptions:
     """The Moves the side `color` may make from (row, col, level), grouped by target.
 
     Only the side to move gets anything; the actions come from the engine's
     legal_actions (cross-checked with move_targets), which only knows what that
-    side may do."""
+    side may do.  `legal` (that list, when the caller already has it) saves asking again."""
     options = MoveOptions(origin=(row, col, level))
     if game.status != Game.Status.ACTIVE or game.to_move != color:
         return options
@@ -156,10 +163,12 @@ def move_options(game: Game, color: str, row: int, col: int, level: str, state=N
     state = load_state(game) if state is None else state
     if engine.to_move(state) != color:
         return options
+    if legal is None:
+        legal = engine.legal_actions(state)
     names = _piece_names(view) if view else {}
     origin = [row, col, level]
     seen = set()
-    for action in engine.legal_actions(state):
+    for action in legal:
         fingerprint = json.dumps(action, sort_keys=True)
         if fingerprint in seen:
             continue

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import selectors, services
+from . import panels, selectors, services
 from .board import build_board, parse_place, place_key
 from .engine import get_game_engine
-from .forms import NewGameForm
+from .forms import ActionError, NewGameForm, action_from_post
 from .models import Game, other_color
 
 
@@ -105,32 +105,58 @@ def _participant(request, game_id: int):
     return game, seat
 
 
-def _board_context(request, game, seat, sel=None, to=None, error=None):
+BOARD_MODES = ("aim", "dest")
+
+
+def _board_params(data) -> dict:
+    """The board partial's selection from query (or posted) data: `sel` place,
+    optional `to` (a target with several choices), `mode` ("aim" / "dest"),
+    `weapon` and own `piece` id for those modes."""
+    params = {"sel": parse_place(data.get("sel")), "to": parse_place(data.get("to"))}
+    mode = data.get("mode")
+    if mode in BOARD_MODES and data.get("weapon"):
+        params["mode"] = mode
+        params["weapon"] = str(data.get("weapon"))[:40]
+        try:
+            params["piece"] = int(data["piece"]) if data.get("piece") else None
+        except ValueError:
+            params["piece"] = None
+    return params
+
+
+def _board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None, piece=None, error=None):
+    """Everything the board partial shows, from the player's own view and own
+    legal actions only."""
     engine = get_game_engine(game.engine)
     state = selectors.load_state(game)
     view = engine.view(state, seat.color)
     my_turn = game.status == Game.Status.ACTIVE and game.to_move == seat.color
     legal = engine.legal_actions(state) if my_turn else []
-    options = None
-    if my_turn and sel is not None:
-        options = selectors.move_options(game, seat.color, *sel, state=state, view=view)
+    own_places = {
+        (p.get("row"), p.get("col"), p.get("level", "ground"))
+        for p in view.get("pieces", []) if p.get("color") == seat.color
+    }
+    if sel is not None and (not my_turn or sel not in own_places):
+        sel = None
+    options = panel = None
+    if sel is not None:
+        if mode in BOARD_MODES:
+            options = panels.board_targets(legal, view, seat.color, sel, mode, weapon, piece)
+        if not options or not options.targets:
+            mode = None
+            options = selectors.move_options(game, seat.color, *sel, state=state, view=view, legal=legal)
+        panel = panels.action_panel(legal, view, seat.color, sel)
     board = build_board(view, seat.color, options=options, can_select=my_turn)
     choice = None
     if options and to is not None and to in options.targets:
-        choice = {"to": to, "choices": options.targets[to]}
-    names = {p["id"]: p["type"] for p in view.get("pieces", []) if p.get("id") is not None}
-    other_here = []
-    general = []
-    for action in legal:
-        kind = action.get("type")
-        if kind in ("move", "end_turn"):
-            continue
-        label = selectors.describe_action(action, selectors._piece_names(view))
-        frm = action.get("from")
-        if sel is not None and frm is not None and tuple(frm) == sel:
-            other_here.append(selectors.Choice(action=action, label=label))
-        elif frm is None:
-            general.append(selectors.Choice(action=action, label=label))
+        choice = {"to": to, "choices": options.targets[to], "title": panels.choice_title(options.kind, to)}
+    query = {}
+    if sel is not None:
+        query["sel"] = place_key(sel)
+        if mode:
+            query.update({"mode": mode, "weapon": weapon})
+            if piece is not None:
+                query["piece"] = piece
     opponent_seat = selectors.seat_by_color(game, other_color(seat.color))
     return {
         "game": game,
@@ -140,16 +166,16 @@ def _board_context(request, game, seat, sel=None, to=None, error=None):
         "view": view,
         "board": board,
         "my_turn": my_turn,
-        "can_end_turn": any(a.get("type") == "end_turn" for a in legal),
-        "end_turn_json": json.dumps({"type": "end_turn"}),
+        "turn_panel": panels.turn_panel(view, legal, seat.color) if my_turn else None,
         "selected": sel,
         "selected_key": place_key(sel) if sel else "",
+        "sel_query": urlencode(query),
+        "mode": mode,
+        "mode_weapon": panels.weapon_name(weapon) if mode else "",
         "selected_has_targets": bool(options and options.targets),
         "choice": choice,
-        "other_here": other_here,
-        "general_actions": general,
+        "panel": panel,
         "error": error,
-        "piece_types": names,
         "board_url": reverse("game_board", args=[game.pk]),
         "act_url": reverse("game_act", args=[game.pk]),
         "history": _history(engine, state, seat.color),
@@ -167,9 +193,7 @@ def _history(engine, state, color):
 @require_GET
 def game_detail(request, game_id: int):
     game, seat = _participant(request, game_id)
-    sel = parse_place(request.GET.get("sel"))
-    to = parse_place(request.GET.get("to"))
-    context = _board_context(request, game, seat, sel=sel, to=to)
+    context = _board_context(request, game, seat, **_board_params(request.GET))
     context["ws_path"] = f"/ws/games/{game.pk}/"
     return render(request, "games/game.html", context)
 
@@ -178,39 +202,54 @@ def game_detail(request, game_id: int):
 @require_GET
 def game_board(request, game_id: int):
     game, seat = _participant(request, game_id)
-    sel = parse_place(request.GET.get("sel"))
-    to = parse_place(request.GET.get("to"))
-    return render(request, "games/partials/board.html", _board_context(request, game, seat, sel=sel, to=to))
+    return render(request, "games/partials/board.html", _board_context(request, game, seat, **_board_params(request.GET)))
+
+
+# After these, the acting piece stays selected (its panel shows what it may still do).
+KEEP_SELECTION = ("fire", "pickup", "drop", "exchange")
+
+
+def _kept_selection(action: dict):
+    """The acting piece's place, to keep it selected after its action (not
+    after a Move, End Turn or Transport, which leave or end it)."""
+    if action.get("type") not in KEEP_SELECTION or (action["type"] == "fire" and "to" in action):
+        return None
+    frm = action.get("from")
+    if not isinstance(frm, list) or len(frm) != 3:
+        return None
+    return parse_place("-".join(str(x) for x in frm))
 
 
 @login_required
 @require_POST
 def game_act(request, game_id: int):
+    """One action: JSON in `action` or one field per key (see forms.action_from_post),
+    with the `seq` the page showed.  Anything but one of the player's legal
+    actions is refused with a 4xx and changes nothing."""
     game, seat = _participant(request, game_id)
     error = None
     status = 200
+    action = None
     try:
-        action = json.loads(request.POST.get("action", ""))
-    except (TypeError, ValueError):
-        action = None
-    seq_text = request.POST.get("seq", "")
-    try:
+        seq_text = request.POST.get("seq", "")
         expected = int(seq_text) if seq_text != "" else None
-        if action is None:
-            raise services.MalformedAction(_("That is not a valid action."))
+        action = action_from_post(request.POST)
         services.submit_action(game.pk, request.user, action, expected)
     except services.GameError as exc:
         error, status = exc.message, exc.status
-    except ValueError:
-        error, status = _("That is not a valid action."), 400
+    except ValueError as exc:  # ActionError, or a bad seq
+        error, status = (str(exc) if isinstance(exc, ActionError) else _("That is not a valid action.")), 400
     if not request.htmx:
         if error:
             messages.error(request, error)
-        response = redirect("game_detail", game_id=game.pk)
-        return response
+        return redirect("game_detail", game_id=game.pk)
     game = selectors.get_game(game.pk)
+    sel = _kept_selection(action) if error is None else None
     return render(
-        request, "games/partials/board.html", _board_context(request, game, seat, error=error), status=status
+        request,
+        "games/partials/board.html",
+        _board_context(request, game, seat, sel=sel, error=error),
+        status=status,
     )
 
 
