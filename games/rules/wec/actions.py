@@ -109,6 +109,7 @@ def apply(game: Game, action: dict[str, Any]) -> Game:
         from . import articles as _articles
 
         g = _articles.apply_action(game, action)
+    g.hidden_cache = {}  # built: nothing changes the pieces from here on
     update_markers(game, g)
     return g
 

@@ -1004,7 +1004,16 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
                     break
         if weapon == JET_ROCKET:
             return out
-    for d in DIRECTIONS:
-        if _on_board(p.row + d[0], p.col + d[1]):
-            out.append(dict(base, direction=list(d)))
+    for d in _AIMS[(p.row, p.col)]:
+        aim = dict(base)
+        aim["direction"] = [d[0], d[1]]
+        out.append(aim)
     return out
+
+
+# The directions that stay on the board, from each Square.
+_AIMS = {
+    (r, c): tuple(d for d in DIRECTIONS if _on_board(r + d[0], c + d[1]))
+    for r in range(1, SIZE + 1)
+    for c in range(1, SIZE + 1)
+}

@@ -227,6 +227,7 @@ def load_scenario(doc: dict[str, Any]) -> Game:
     game.result = copy.deepcopy(doc.get("result"))
     game.log = tuple(copy.deepcopy(doc.get("log", [])))
     game.turn_log = tuple(copy.deepcopy(doc.get("turn_log", [])))
+    game.hidden_cache = {}
     return game
 
 

@@ -108,6 +108,7 @@ class Game:
         "revealed",
         "markers",
         "start",
+        "hidden_cache",
         "result",
         "next_id",
         "log",
@@ -139,6 +140,9 @@ class Game:
         # The scenario document the history starts from (for Undo); shared,
         # never changed.
         self.start: dict[str, Any] | None = None
+        # Per colour, the enemy ids it cannot see; a dict only once the game
+        # is finished being built (see visibility.hidden_from).
+        self.hidden_cache: dict[str, frozenset[int]] | None = None
         self.result: dict[str, Any] | None = None
         self.next_id = 1
         # Finished Turns: each a dict {"color", "number", "actions": [...], "events": [...]}.
@@ -162,6 +166,7 @@ class Game:
         g.revealed = self.revealed
         g.markers = self.markers
         g.start = self.start
+        g.hidden_cache = None
         g.result = self.result
         g.next_id = self.next_id
         g.log = self.log

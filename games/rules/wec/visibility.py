@@ -11,7 +11,7 @@ one means only. Distances are king steps (Chebyshev), whatever the levels.
 
 from __future__ import annotations
 
-from .constants import SUB
+from .constants import INHERENT, PRIMARY, SUB
 from .state import Game, Piece
 
 
@@ -27,14 +27,34 @@ def is_stealthed(game: Game, piece: Piece) -> bool:
 
 
 def hidden_from(game: Game, color: str) -> frozenset[int]:
-    """Ids of the enemy Pieces that ``color`` cannot see now."""
+    """Ids of the enemy Pieces that ``color`` cannot see now.
+
+    A game handed out by ``apply`` never changes, so the answer is kept on it
+    (``hidden_cache`` is None on a game still being built)."""
+    cache = game.hidden_cache
+    if cache is not None:
+        found = cache.get(color)
+        if found is None:
+            found = cache[color] = _hidden_from(game, color)
+        return found
+    return _hidden_from(game, color)
+
+
+def _hidden_from(game: Game, color: str) -> frozenset[int]:
     opts = game.options
-    enemies = [p for p in game.pieces.values() if p.color != color]
-    concealed = [
-        p
-        for p in enemies
-        if is_stealthed(game, p) or (p.level == SUB and opts["submersion_invisibility"])
-    ]
+    stealth_on = opts["stealth_invisibility"]
+    kings_too = opts["stealthed_kings"]
+    sub_on = opts["submersion_invisibility"]
+    concealed = []
+    for p in game.pieces.values():
+        if p.color == color:
+            continue
+        if (p.level == SUB and sub_on) or (
+            stealth_on
+            and ("stealth" in p.articles or "stealth" in INHERENT[p.type])
+            and (kings_too or p.type not in PRIMARY)
+        ):
+            concealed.append(p)
     if not concealed:
         return frozenset()
     own = [p for p in game.pieces.values() if p.color == color]
@@ -90,28 +110,32 @@ def update_markers(before: Game, after: Game) -> None:
     for color in ("black", "white"):
         hb = hidden_from(before, color)
         ha = hidden_from(after, color)
-        if not hb and not ha and not after.markers[color]:
+        old = after.markers[color]
+        if not old and not ha:
             continue
-        markers = list(after.markers[color])
-        vis_before: dict[str, int] = {}
-        vis_after: dict[str, int] = {}
-        for p in before.pieces.values():
-            if p.color != color and p.id not in hb:
-                vis_before[p.type] = vis_before.get(p.type, 0) + 1
-                q = after.pieces.get(p.id)
-                if q is not None and q.color == p.color and p.id in ha:
-                    markers.append((p.slot, p.type))
-        for p in after.pieces.values():
-            if p.color != color and p.id not in ha:
-                vis_after[p.type] = vis_after.get(p.type, 0) + 1
-        for kind, n in vis_after.items():
-            extra = n - vis_before.get(kind, 0)
-            while extra > 0:
-                old = next((m for m in markers if m[1] == kind), None)
-                if old is None:
-                    break
-                markers.remove(old)
-                extra -= 1
+        markers = list(old)
+        for pid in sorted(ha - hb):
+            p = before.pieces.get(pid)
+            q = after.pieces[pid]
+            if p is not None and p.color == q.color:
+                markers.append((p.slot, p.type))
+        if old:
+            kinds = {m[1] for m in old}
+            counts = [0, 0]
+            for n, (game, hidden) in enumerate(((before, hb), (after, ha))):
+                tally: dict[str, int] = {}
+                for p in game.pieces.values():
+                    if p.color != color and p.type in kinds and p.id not in hidden:
+                        tally[p.type] = tally.get(p.type, 0) + 1
+                counts[n] = tally
+            for kind in kinds:
+                extra = counts[1].get(kind, 0) - counts[0].get(kind, 0)
+                while extra > 0:
+                    gone = next((m for m in markers if m[1] == kind), None)
+                    if gone is None:
+                        break
+                    markers.remove(gone)
+                    extra -= 1
         new = tuple(markers[-MAX_MARKERS:])
-        if new != after.markers[color]:
+        if new != old:
             after.markers = dict(after.markers, **{color: new})
