@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import IllegalAction, apply, end_turn_allowed, move_action, own_candidates
+from .ai import choose_action as choose_action
 from .articles import other_actions
 from .constants import LEVEL_INDEX, LEVELS, SIZE
 from .moves import Knowledge, piece_candidates

@@ -159,31 +159,54 @@ def track_reinforcements(game: Game) -> None:
 
 
 def _record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> None:
-    """Log an action of the Turn in progress with what the enemy of the acting
-    side saw of it: the entry is ``public`` when the acting Piece was seen by
-    the enemy before or after, and each event when its Piece was the enemy's
-    own or seen by it before or after (censored history keeps only these)."""
-    enemy = other(before.to_move)
-    hidden_before = hidden_from(before, enemy)
-    hidden_after = hidden_from(g, enemy)
+    """Log an action of the Turn in progress with who saw what of it.
 
-    def seen(pid: int | None) -> bool:
+    ``public`` (on the entry and on each event) says whether the enemy of the
+    acting side may read it; ``own`` (on events) whether the acting side may.
+    Censored history keeps only those; together they make sure a history
+    tells a side nothing its view does not.
+    """
+    actor_color = before.to_move
+    enemy = other(actor_color)
+    hidden = {
+        (c, when): hidden_from(game, c)
+        for c in (actor_color, enemy)
+        for when, game in (("before", before), ("after", g))
+    }
+
+    def seen_by(color: str, pid: int | None, moving: bool = False) -> bool:
         if pid is None:
             return True
-        return (pid in before.pieces and pid not in hidden_before) or (pid in g.pieces and pid not in hidden_after)
+        was = pid in before.pieces and pid not in hidden[(color, "before")]
+        now = pid in g.pieces and pid not in hidden[(color, "after")]
+        if moving:
+            # Seen leaving is not seen arriving: both, or gone in plain sight.
+            return (was and now) or (was and pid not in g.pieces) or (now and pid not in before.pieces)
+        return was or now
+
+    def event_seen(color: str, piece: dict[str, Any]) -> bool:
+        if piece["color"] == color:
+            return True
+        pid = piece.get("id")
+        if pid in g.pieces:
+            return pid not in hidden[(color, "after")]
+        return pid in before.pieces and pid not in hidden[(color, "before")]
 
     actor = extra.get("actor")
-    extra["public"] = actor is None or seen(actor.get("id"))
+    kind = action["type"]
+    moving = kind == "move" or (kind == "fire" and action.get("weapon") in ("bike", "jump_pack", "scuba"))
+    extra["public"] = actor is None or seen_by(enemy, actor.get("id"), moving)
     if "other" in extra:
         # An Exchange shows both its Pieces: it is told only if both were seen.
-        extra["public"] = extra["public"] and seen(extra["other"].get("id"))
+        extra["public"] = extra["public"] and seen_by(enemy, extra["other"].get("id"))
     for ev in events:
         piece = ev.get("piece")
         if piece is not None:
-            ev["public"] = piece["color"] == enemy or seen(piece.get("id"))
+            ev["public"] = event_seen(enemy, piece)
+            ev["own"] = event_seen(actor_color, piece)
         elif ev.get("projectile") == "torpedo" and before.options["submersion_invisibility"]:
-            # A torpedo is as hidden as a Piece below: told only where the
-            # enemy's Torpedo Launchers would see it.
+            # A torpedo is as hidden as a Piece below: told only where a
+            # side's Torpedo Launchers would see it (the firer knows its own).
             slot = ev.get("slot")
             ev["public"] = slot is not None and sees_sub(g, enemy, slot // 3 // SIZE + 1, slot // 3 % SIZE + 1)
         elif "slot" in ev or "projectile" in ev:
@@ -293,6 +316,7 @@ def _apply_end_turn(game: Game) -> Game:
     # runs; a censored text equal to the full one is the same string object.
     text, plain = turn_text(entries), plain_text(entries, color=color)
     censored, plain_censored = turn_text(entries, censored=True), plain_text(entries, censored=True, color=color)
+    own, plain_own = turn_text(entries, censored="own"), plain_text(entries, censored="own", color=color)
     g.log = g.log + (
         {
             "color": color,
@@ -301,6 +325,10 @@ def _apply_end_turn(game: Game) -> Game:
             "censored": text if censored == text else censored,
             "plain": plain,
             "plain_censored": plain if plain_censored == plain else plain_censored,
+            # What the acting side itself may read (its hits on Pieces it
+            # cannot see are left out).
+            "own": text if own == text else own,
+            "plain_own": plain if plain_own == plain else plain_own,
             # The order the actions were taken in (12DPXMR letters), which the
             # notation does not keep: Undo replays the Turn in that order.
             "order": "".join(g.turn["sequence"]),

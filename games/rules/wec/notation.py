@@ -101,11 +101,15 @@ def _color_mark(d: dict[str, Any]) -> str:
     return "B" if d["color"] == "black" else "W"
 
 
-def _shown(item: dict[str, Any], censored: bool) -> bool:
-    return not censored or item.get("public", True)
+def _shown(item: dict[str, Any], censored: bool | str) -> bool:
+    """Whether a log entry or event is told: ``censored`` False (everything),
+    True (to the enemy of the acting side) or ``"own"`` (to the acting side)."""
+    if not censored:
+        return True
+    return item.get("own", True) if censored == "own" else item.get("public", True)
 
 
-def _move_text(entry: dict[str, Any], censored: bool = False) -> str:
+def _move_text(entry: dict[str, Any], censored: bool | str = False) -> str:
     a = entry["action"]
     s = f"MV:{piece_text(entry['actor'])}->{_place_text(a['to'])}"
     events = [ev for ev in entry["events"] if _shown(ev, censored)]
@@ -132,7 +136,7 @@ def _fire_body(entry: dict[str, Any]) -> str:
     return s + "->" + _place_text(a["to"]) + _PATH_MARK[a.get("path", "beeline")]
 
 
-def _segment(entry: dict[str, Any], censored: bool = False) -> str:
+def _segment(entry: dict[str, Any], censored: bool | str = False) -> str:
     """The written part of one action (a Fire without its ``FIn:`` tag)."""
     a = entry["action"]
     kind = a["type"]
@@ -155,11 +159,11 @@ def _segment(entry: dict[str, Any], censored: bool = False) -> str:
     return ""
 
 
-def _result_items(entry: dict[str, Any], censored: bool = False) -> list[str]:
+def _result_items(entry: dict[str, Any], censored: bool | str = False) -> list[str]:
     """The results an action (or the end of the Turn) adds to ``RS``, in order."""
     out = []
     for ev in entry["events"]:
-        if censored and not ev.get("public", True):
+        if not _shown(ev, censored):
             continue
         kind = ev["kind"]
         p = ev.get("piece")
@@ -187,7 +191,7 @@ def _result_items(entry: dict[str, Any], censored: bool = False) -> list[str]:
     return out
 
 
-def turn_text(entries: list[dict[str, Any]], censored: bool = False) -> str:
+def turn_text(entries: list[dict[str, Any]], censored: bool | str = False) -> str:
     """The notation of one Turn from its log entries (in the order they happened).
 
     ``censored`` gives what the enemy of the acting side may read: actions and
@@ -222,7 +226,10 @@ def history(game: Game, color: str | None = None) -> list[str]:
     not see is edited out; once the game has ended everything is shown.
     """
     censor = _censor(game, color)
-    out = [turn["censored"] if censor and turn["color"] != color else turn["text"] for turn in game.log]
+    if not censor:
+        out = [turn["text"] for turn in game.log]
+    else:
+        out = [turn["censored"] if turn["color"] != color else turn.get("own", turn["text"]) for turn in game.log]
     if game.result and game.turn_log:
         out.append(turn_text(list(game.turn_log)))
     return out
@@ -235,6 +242,8 @@ def plain_history(game: Game, color: str | None = None) -> list[str]:
     for turn in game.log:
         if censor and turn["color"] != color:
             out.append(turn.get("plain_censored", turn["censored"]))
+        elif censor:
+            out.append(turn.get("plain_own", turn.get("plain", turn["text"])))
         else:
             out.append(turn.get("plain", turn["text"]))
     if game.result and game.turn_log:
@@ -827,7 +836,7 @@ def _event_phrase(ev: dict[str, Any], attached: bool) -> str | None:
     return None
 
 
-def _action_phrase(entry: dict[str, Any], censored: bool) -> str:
+def _action_phrase(entry: dict[str, Any], censored: bool | str) -> str:
     a = entry["action"]
     kind = a["type"]
     actor = entry["actor"]
@@ -882,7 +891,7 @@ def _join(items: list[str]) -> str:
 _PLAIN_ORDER = {"move": 0, "fire": 1, "pickup": 2, "exchange": 3, "reinforce": 4, "drop": 5, "end_turn": 6}
 
 
-def plain_text(entries: list[dict[str, Any]], censored: bool = False, color: str | None = None) -> str:
+def plain_text(entries: list[dict[str, Any]], censored: bool | str = False, color: str | None = None) -> str:
     """One English sentence telling a Turn, its actions in the notation's
     order, e.g. "Black Tank (2,1) moved to (5,1); fired its Flamer north,
     destroying White Flamer Pawn (6,1)." ``censored`` leaves out what the
