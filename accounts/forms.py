@@ -24,5 +24,21 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "time_zone")
-        labels = {"display_name": _("Display name"), "email": _("Email")}
+        fields = ("display_name", "email", "time_zone", "email_on_turn", "on_vacation")
+        labels = {
+            "display_name": _("Display name"),
+            "email": _("Email"),
+            "email_on_turn": _("Email me when it is my turn (and when a game starts or ends)"),
+            "on_vacation": _("I am on vacation"),
+        }
+        help_texts = {
+            "on_vacation": _("Your clocks then use vacation days instead of running out."),
+        }
+
+    def clean(self):
+        data = super().clean()
+        if data.get("email_on_turn") and not data.get("email"):
+            self.add_error("email", _("Give an email address to get emails."))
+        if data.get("on_vacation") and not self.instance.on_vacation and self.instance.vacation_days <= 0:
+            self.add_error("on_vacation", _("You have no vacation days left this year."))
+        return data

@@ -1,8 +1,18 @@
 import zoneinfo
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+
+def default_vacation_days() -> int:
+    return int(settings.WEC_VACATION_DAYS_PER_YEAR)
+
+
+def current_year() -> int:
+    return timezone.now().year
 
 
 def timezone_choices():
@@ -15,6 +25,15 @@ class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=60, blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
     is_ai = models.BooleanField(_("AI player"), default=False)
+    # Correspondence: vacation (see docs/site.md, "Clocks and vacation").
+    on_vacation = models.BooleanField(_("on vacation"), default=False)
+    vacation_days = models.PositiveSmallIntegerField(_("vacation days left"), default=default_vacation_days)
+    # The year whose allowance the balance holds (topped up on 1 January, UTC).
+    vacation_year = models.PositiveSmallIntegerField(_("vacation year"), default=current_year)
+    # The end of the vacation time already paid for: one charged day covers
+    # all of the user's games until then.
+    vacation_paid_until = models.DateTimeField(_("vacation paid until"), null=True, blank=True)
+    email_on_turn = models.BooleanField(_("email me when it is my turn"), default=False)
 
     class Meta:
         verbose_name = _("user")

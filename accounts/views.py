@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -29,4 +30,6 @@ def profile(request):
         form.save()
         messages.success(request, _("Your profile was saved."))
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    return render(
+        request, "accounts/profile.html", {"form": form, "vacation_per_year": settings.WEC_VACATION_DAYS_PER_YEAR}
+    )

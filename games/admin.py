@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Game, GameAction, Seat, Snapshot
+from .models import Game, GameAction, Notification, Seat, Snapshot
 
 
 class SeatInline(admin.TabularInline):
@@ -10,7 +10,7 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "engine", "status", "seq", "to_move", "created", "updated")
+    list_display = ("id", "engine", "status", "seq", "to_move", "days_per_move", "created", "updated")
     list_filter = ("status", "engine")
     inlines = [SeatInline]
 
@@ -24,3 +24,9 @@ class GameActionAdmin(admin.ModelAdmin):
 @admin.register(Snapshot)
 class SnapshotAdmin(admin.ModelAdmin):
     list_display = ("game", "seq", "created")
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("user", "game", "kind", "created", "read", "emailed")
+    list_filter = ("kind", "read")

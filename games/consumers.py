@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from .models import Seat
-from .services import group_name
+from .services import group_name, user_group_name
 
 
 @database_sync_to_async
@@ -39,3 +39,30 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_changed(self, event):
         await self.send_json({"type": "changed", "seq": int(event["seq"])})
+
+
+class NotificationConsumer(AsyncJsonWebsocketConsumer):
+    """`/ws/notifications/`: the signed-in user's own notices.  Each message
+    says only what kind of thing happened in which game:
+    {"type": "notify", "kind": "your_turn" | "new_game" | "game_over", "game": N}."""
+
+    async def connect(self):
+        self.group = None
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.group = user_group_name(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def user_notify(self, event):
+        await self.send_json({"type": "notify", "kind": str(event["kind"]), "game": int(event["game"])})

@@ -1,7 +1,17 @@
 import json
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+
+def clock_choices():
+    choices = [
+        (str(d), ngettext_lazy("%(n)d day per move", "%(n)d days per move", d) % {"n": d})
+        for d in settings.WEC_DAYS_PER_MOVE_CHOICES
+    ]
+    return [*choices, ("none", _("No clock"))]
 
 
 class NewGameForm(forms.Form):
@@ -15,6 +25,19 @@ class NewGameForm(forms.Form):
     opponent = forms.ChoiceField(label=_("Opponent"), choices=OPPONENTS, initial="user", widget=forms.RadioSelect)
     username = forms.CharField(label=_("Opponent's username"), max_length=150, required=False)
     color = forms.ChoiceField(label=_("My color"), choices=COLORS, initial="random")
+    days_per_move = forms.ChoiceField(
+        label=_("Time per move"),
+        choices=clock_choices,
+        initial=lambda: str(settings.WEC_DEFAULT_DAYS_PER_MOVE),
+        required=False,
+        help_text=_("Games against the server AI have no clock."),
+    )
+
+    def clean_days_per_move(self):
+        value = self.cleaned_data.get("days_per_move")
+        if value in (None, ""):
+            return int(settings.WEC_DEFAULT_DAYS_PER_MOVE)
+        return None if value == "none" else int(value)
 
     def clean(self):
         data = super().clean()

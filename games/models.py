@@ -26,6 +26,8 @@ class Game(models.Model):
     seq = models.PositiveIntegerField(_("last action number"), default=0)
     to_move = models.CharField(_("to move"), max_length=8, choices=Color.choices, default=Color.BLACK)
     result = models.JSONField(_("result"), null=True, blank=True)
+    # Correspondence clock: days for each turn; None = no clock.
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -43,6 +45,10 @@ class Game(models.Model):
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
 
+    @property
+    def has_clock(self) -> bool:
+        return self.days_per_move is not None
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -50,10 +56,14 @@ class Seat(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
+    # When this seat's turn runs out: set when its turn starts, cleared when
+    # it ends (None while it is not this seat's turn, or without a clock).
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "color"], name="unique_seat_color")]
         ordering = ["game", "color"]
+        indexes = [models.Index(fields=["deadline"], name="seat_deadline", condition=models.Q(deadline__isnull=False))]
 
     def __str__(self):
         return f"{self.game_id}:{self.color}={self.user_id}"
@@ -90,3 +100,29 @@ class Snapshot(models.Model):
 
     def __str__(self):
         return f"{self.game_id}@{self.seq}"
+
+
+class Notification(models.Model):
+    """Something a user should look at: their turn, a new game, a finished game.
+
+    Says only which game and what kind; never anything about the position."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", _("Your turn")
+        NEW_GAME = "new_game", _("New game")
+        GAME_OVER = "game_over", _("Game over")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    read = models.BooleanField(_("read"), default=False)
+    # Set when the email went out (so a retried task does not send it twice).
+    emailed = models.BooleanField(_("emailed"), default=False)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        indexes = [models.Index(fields=["user", "read", "-created"], name="notification_user_read")]
+
+    def __str__(self):
+        return f"{self.user_id}:{self.kind}:{self.game_id}"

@@ -9,7 +9,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from .engine import get_game_engine
-from .models import Game, GameAction, Seat, Snapshot
+from .models import Game, GameAction, Notification, Seat, Snapshot
 
 LEVELS = ("ground", "air", "sub")
 
@@ -54,7 +54,8 @@ def load_state(game: Game, upto: int | None = None):
 
 
 def user_games(user):
-    """The user's games, newest first, each with `.my_color`, `.opponent` and `.my_turn`."""
+    """The user's games, newest first, each with `.my_color`, `.opponent`,
+    `.my_turn` and `.deadline` (when the side to move runs out of time, or None)."""
     games = (
         Game.objects.filter(seats__user=user)
         .exclude(status=Game.Status.CANCELLED)
@@ -69,9 +70,129 @@ def user_games(user):
         game.my_color = mine.color
         game.opponent = other.user if other else None
         game.my_turn = game.status == Game.Status.ACTIVE and game.to_move == mine.color
+        to_move = seat_by_color(game, game.to_move)
+        game.deadline = to_move.deadline if to_move and game.status == Game.Status.ACTIVE else None
         result.append(game)
     result.sort(key=lambda g: (not g.my_turn, g.status != Game.Status.ACTIVE))
     return result
+
+
+def due_seat_ids(now) -> list[int]:
+    """Seats of running games whose deadline has passed (for check_clocks;
+    services.enforce_deadline re-checks each under the game's lock)."""
+    return list(
+        Seat.objects.filter(deadline__lte=now, game__status=Game.Status.ACTIVE)
+        .order_by("deadline")
+        .values_list("pk", flat=True)
+    )
+
+
+@dataclass
+class Clock:
+    color: str
+    user: object
+    deadline: object  # datetime or None
+    running: bool
+    on_vacation: bool
+
+
+def game_clocks(game: Game) -> list[Clock]:
+    """Both seats' clocks, Black first: the side to move has the deadline."""
+    clocks = []
+    for color in ("black", "white"):
+        seat = seat_by_color(game, color)
+        if seat is None:
+            continue
+        running = game.status == Game.Status.ACTIVE and game.to_move == color and seat.deadline is not None
+        clocks.append(
+            Clock(
+                color=color,
+                user=seat.user,
+                deadline=seat.deadline if running else None,
+                running=running,
+                on_vacation=bool(seat.user and seat.user.on_vacation),
+            )
+        )
+    return clocks
+
+
+def unread_notification_count(user) -> int:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return 0
+    return Notification.objects.filter(user=user, read=False).count()
+
+
+def user_notifications(user, limit: int = 100) -> list[Notification]:
+    """The user's latest notifications, newest first, each with `.text`."""
+    from .notifications import notification_text
+
+    notes = list(
+        Notification.objects.filter(user=user)
+        .select_related("game")
+        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-created", "-pk")[:limit]
+    )
+    for note in notes:
+        other = next((s for s in note.game.seats.all() if s.user_id != user.pk), None)
+        name = other.user.shown_name if other and other.user else ""
+        note.text = notification_text(note.kind, note.game_id, name)
+    return notes
+
+
+# --- history and review -------------------------------------------------------------
+
+
+def is_review(game: Game) -> bool:
+    """Once a game has ended everything about it is public to its players."""
+    return game.status == Game.Status.FINISHED
+
+
+def history_lines(game: Game, state, color: str) -> dict:
+    """The record of the game for the player `color`: `notation` and `plain`
+    (one line per Turn each).  While the game runs, only the player's own,
+    censored history (what that side saw); once it has ended, the complete one."""
+    engine = get_game_engine(game.engine)
+    who = None if is_review(game) else color
+    out = {"notation": [], "plain": []}
+    for key, fn in (("notation", engine.history), ("plain", getattr(engine, "plain_history", None))):
+        if fn is None:
+            continue
+        try:
+            out[key] = [str(line) for line in fn(state, who)]
+        except Exception:  # the record is a nicety; never break the page for it
+            out[key] = []
+    return out
+
+
+def full_view(game: Game, state) -> dict:
+    """The true board, for review of an ended game only: each side's own
+    pieces, projectiles and reinforcements from that side's own view (every
+    piece is seen by its owner), the Articles on the ground, no markers."""
+    if not is_review(game):
+        raise PermissionError("the true board is shown only once the game has ended")
+    engine = get_game_engine(game.engine)
+    views = {color: engine.view(state, color) for color in ("black", "white")}
+    out = dict(views["black"])
+    out["color"] = None
+    out["turn"] = {}
+    out["markers"] = []
+    for key in ("pieces", "projectiles", "reinforcements"):
+        out[key] = [item for color, v in views.items() for item in v.get(key, []) or [] if item.get("color") == color]
+    out["pieces"].sort(key=lambda p: (p.get("row"), p.get("col"), p.get("level", "ground"), p.get("color")))
+    return out
+
+
+def replay_frames(game: Game) -> list[int]:
+    """The action numbers of the positions a review steps through: the start
+    (0), the end of every Turn, and the last action when the game ended inside
+    a Turn."""
+    ends = list(
+        GameAction.objects.filter(game=game, action__type="end_turn").order_by("seq").values_list("seq", flat=True)
+    )
+    frames = [0, *ends]
+    if game.seq > frames[-1]:
+        frames.append(game.seq)
+    return frames
 
 
 def open_seeks(user=None):

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import logging
 import secrets
+from datetime import datetime, timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .engine import get_game_engine
-from .models import Color, Game, GameAction, Seat, Snapshot, other_color
+from .models import Color, Game, GameAction, Notification, Seat, Snapshot, other_color
 from .selectors import load_state
 
 logger = logging.getLogger(__name__)
@@ -74,6 +76,75 @@ def broadcast_changed(game_id: int, seq: int) -> None:
         async_to_sync(layer.group_send)(group_name(game_id), {"type": "game.changed", "seq": seq})
     except Exception:  # a dead socket layer must not break a committed move
         logger.exception("broadcast for game %s failed", game_id)
+
+
+def user_group_name(user_id: int) -> str:
+    return f"{settings.WEC_REDIS_PREFIX}.user.{user_id}"
+
+
+def broadcast_notification(user_id: int, game_id: int, kind: str) -> None:
+    """Tell the user's open pages that a notification arrived: only its kind
+    and game number, nothing about the position."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            user_group_name(user_id), {"type": "user.notify", "kind": kind, "game": game_id}
+        )
+    except Exception:
+        logger.exception("notification broadcast to user %s failed", user_id)
+
+
+def _enqueue_email(notification_id: int) -> None:
+    from .tasks import send_notification_email
+
+    try:
+        send_notification_email.delay(notification_id)
+    except Exception:  # a dead broker must not break a committed move
+        logger.exception("could not queue the email for notification %s", notification_id)
+
+
+def _notify(game: Game, user, kind: str) -> Notification | None:
+    """Inside the caller's transaction: a Notification row for a person (never
+    the AI); the WebSocket message and the email go out only after commit."""
+    if user is None or getattr(user, "is_ai", False):
+        return None
+    note = Notification.objects.create(user=user, game=game, kind=kind)
+    user_id, game_id, note_id = user.pk, game.pk, note.pk
+    wants_email = bool(user.email_on_turn and user.email)
+    transaction.on_commit(lambda: broadcast_notification(user_id, game_id, kind))
+    if wants_email:
+        transaction.on_commit(lambda: _enqueue_email(note_id))
+    return note
+
+
+def _notify_start(game: Game, seats: list[Seat], actor) -> None:
+    """A game began: whoever did not start it hears of it (as "your turn" when
+    it is theirs)."""
+    for seat in seats:
+        if seat.user is None or (actor is not None and seat.user_id == actor.pk):
+            continue
+        kind = Notification.Kind.YOUR_TURN if seat.color == game.to_move else Notification.Kind.NEW_GAME
+        _notify(game, seat.user, kind)
+
+
+def _notify_end(game: Game, seats: list[Seat], actor=None) -> None:
+    for seat in seats:
+        if seat.user is not None and (actor is None or seat.user_id != actor.pk):
+            _notify(game, seat.user, Notification.Kind.GAME_OVER)
+
+
+def _set_clocks(game: Game, seats: list[Seat], now: datetime | None = None) -> None:
+    """The side to move's deadline starts now (days_per_move from now); the
+    other side has none.  A game without a clock, or not in progress, has none."""
+    now = now or timezone.now()
+    for seat in seats:
+        running = game.status == Game.Status.ACTIVE and game.has_clock and seat.color == game.to_move
+        deadline = now + timedelta(days=game.days_per_move) if running else None
+        if seat.deadline != deadline:
+            seat.deadline = deadline
+            Seat.objects.filter(pk=seat.pk).update(deadline=deadline)
 
 
 def _schedule_ai_if_needed(game: Game) -> None:
@@ -141,17 +212,46 @@ def ensure_ai_player():
     return user
 
 
+_DEFAULT = object()
+
+
+def _resolve_days(days_per_move, opponent: str) -> int | None:
+    if opponent == "ai":
+        return None  # the AI answers at once; the person plays at leisure
+    if days_per_move is _DEFAULT:
+        return int(settings.WEC_DEFAULT_DAYS_PER_MOVE)
+    if days_per_move in (None, "", "none"):
+        return None
+    try:
+        days = int(days_per_move)
+    except (TypeError, ValueError):
+        days = -1
+    if days not in settings.WEC_DAYS_PER_MOVE_CHOICES:
+        raise InvalidRequest(_("Choose one of the offered times per move."))
+    return days
+
+
 @transaction.atomic
 def create_game(
-    *, creator, opponent: str, color: str = "random", username: str = "", options=None, scenario=None
+    *,
+    creator,
+    opponent: str,
+    color: str = "random",
+    username: str = "",
+    options=None,
+    scenario=None,
+    days_per_move=_DEFAULT,
 ) -> Game:
     """Start a game.  `opponent` is "user" (with `username`), "open" (a seek) or "ai".
 
-    `scenario` (optional) is a board-editor document for the engine's
-    load_scenario; without it the standard game with `options` is set up."""
+    `days_per_move` is the clock: one of WEC_DAYS_PER_MOVE_CHOICES, or None for
+    no clock (default WEC_DEFAULT_DAYS_PER_MOVE; games against the AI never
+    have one).  `scenario` (optional) is a board-editor document for the
+    engine's load_scenario; without it the standard game with `options` is set up."""
     User = get_user_model()
     options = dict(options or {})
     my_color = _resolve_color(color)
+    days = _resolve_days(days_per_move, opponent)
     opponent_user = None
     if opponent == "user":
         username = (username or "").strip()
@@ -177,11 +277,17 @@ def create_game(
         options=options,
         status=Game.Status.OPEN if opponent == "open" else Game.Status.ACTIVE,
         created_by=creator,
+        days_per_move=days,
     )
-    Seat.objects.create(game=game, color=my_color, user=creator)
-    Seat.objects.create(game=game, color=other_color(my_color), user=opponent_user)
+    seats = [
+        Seat.objects.create(game=game, color=my_color, user=creator),
+        Seat.objects.create(game=game, color=other_color(my_color), user=opponent_user),
+    ]
     _initial_snapshot(game, scenario)
     game.save()
+    if game.status == Game.Status.ACTIVE:
+        _set_clocks(game, seats)
+        _notify_start(game, seats, creator)
     game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
     _schedule_ai_if_needed(game)
     return game
@@ -202,6 +308,9 @@ def accept_seek(*, game_id: int, user) -> Game:
     empty.save(update_fields=["user"])
     game.status = Game.Status.ACTIVE
     game.save(update_fields=["status", "updated"])
+    seats = list(Seat.objects.select_related("user").filter(game=game))
+    _set_clocks(game, seats)
+    _notify_start(game, seats, user)
     seq = game.seq
     transaction.on_commit(lambda: broadcast_changed(game_id, seq))
     game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
@@ -332,6 +441,15 @@ def submit_action(game_id: int, user, action, expected_seq: int | None) -> GameA
             game.status = Game.Status.FINISHED
             game.result = result
         game.save(update_fields=["seq", "to_move", "status", "result", "updated"])
+        if result is not None:
+            _set_clocks(game, seats)  # clears them
+            _notify_end(game, seats, actor=seat.user)
+        elif game.to_move != previous_to_move:
+            # The turn passed: the mover's clock stops, the other's starts.
+            _set_clocks(game, seats)
+            nxt = next((s for s in seats if s.color == game.to_move), None)
+            if nxt is not None:
+                _notify(game, nxt.user, Notification.Kind.YOUR_TURN)
 
         seq = game.seq
         transaction.on_commit(lambda: broadcast_changed(game_id, seq))
@@ -344,17 +462,115 @@ def submit_action(game_id: int, user, action, expected_seq: int | None) -> GameA
         return entry
 
 
+def _finish(game: Game, seats: list[Seat], result: dict, actor=None) -> None:
+    """End a game without touching the engine state (resignation, time): the
+    result goes on the Game, the clocks stop, the players are told after commit.
+    The caller holds the game row lock."""
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.save(update_fields=["status", "result", "updated"])
+    _set_clocks(game, seats)
+    _notify_end(game, seats, actor=actor)
+    game_id, seq = game.pk, game.seq
+    transaction.on_commit(lambda: broadcast_changed(game_id, seq))
+
+
 def resign(game_id: int, user) -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        seat = Seat.objects.filter(game=game, user=user).first()
+        seats = list(Seat.objects.select_related("user").filter(game=game))
+        seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
         if seat is None:
             raise NotYourGame(_("You are not playing in this game."))
         if game.status != Game.Status.ACTIVE:
             raise GameNotActive(_("This game is not in progress."))
-        game.status = Game.Status.FINISHED
-        game.result = {"winner": other_color(seat.color), "reason": "resignation"}
-        game.save(update_fields=["status", "result", "updated"])
-        seq = game.seq
-        transaction.on_commit(lambda: broadcast_changed(game_id, seq))
+        _finish(game, seats, {"winner": other_color(seat.color), "reason": "resignation"}, actor=user)
         return game
+
+
+# --- clocks and vacation -------------------------------------------------------------
+
+
+class DeadlineOutcome:
+    BUSY = "busy"  # someone else holds the game row: try again next time
+    NOT_DUE = "not_due"  # nothing to do (already handled, moved in time, game over)
+    VACATION = "vacation"  # vacation time covered it: the deadline moved on
+    TIMEOUT = "timeout"  # the player lost on time
+
+
+def _vacation_cover(user, deadline: datetime, now: datetime) -> datetime | None:
+    """The end of the user's paid vacation time covering `now`, charging whole
+    days as needed (the user row is locked by the caller), or None when the
+    balance cannot cover `now`.
+
+    One charged day covers *all* the user's games: the paid time runs from
+    `vacation_paid_until` (or from the deadline that passed, if later) a day
+    at a time."""
+    day = timedelta(days=1)
+    paid = user.vacation_paid_until
+    if paid is None or paid < deadline:
+        paid = deadline
+    charged = 0
+    while paid <= now and user.vacation_days > 0:
+        user.vacation_days -= 1
+        paid += day
+        charged += 1
+    if charged:
+        user.vacation_paid_until = paid
+        user.save(update_fields=["vacation_days", "vacation_paid_until"])
+    return paid if paid > now else None
+
+
+def enforce_deadline(seat_id: int, now: datetime | None = None) -> str:
+    """Deal with one seat whose deadline may have passed (Celery beat's
+    check_clocks calls this for every due seat).
+
+    Under the game row lock (the same lock submit_action takes; a row another
+    worker or a player holds is skipped, not waited for) and re-reading the
+    seat: if its deadline really passed while it is that seat's turn, a player
+    on vacation with time paid or days left gets the deadline moved to the end
+    of the paid vacation time; anyone else loses on time (result
+    {"winner": other colour, "reason": "timeout"}; the engine state is not
+    changed).  Running it twice, or twice at once, changes nothing more."""
+    now = now or timezone.now()
+    User = get_user_model()
+    with transaction.atomic():
+        game_id = Seat.objects.filter(pk=seat_id).values_list("game_id", flat=True).first()
+        if game_id is None:
+            return DeadlineOutcome.NOT_DUE
+        game = Game.objects.select_for_update(skip_locked=True).filter(pk=game_id).first()
+        if game is None:
+            return DeadlineOutcome.BUSY
+        seats = list(Seat.objects.select_related("user").filter(game=game))
+        seat = next(s for s in seats if s.pk == seat_id)
+        if (
+            game.status != Game.Status.ACTIVE
+            or seat.deadline is None
+            or seat.deadline > now
+            or seat.color != game.to_move
+        ):
+            return DeadlineOutcome.NOT_DUE
+        user = User.objects.select_for_update().get(pk=seat.user_id) if seat.user_id else None
+        if user is not None and user.on_vacation:
+            until = _vacation_cover(user, seat.deadline, now)
+            if until is not None:
+                seat.deadline = until
+                Seat.objects.filter(pk=seat.pk).update(deadline=until)
+                logger.info("game %s: %s on vacation until %s", game_id, seat.color, until)
+                return DeadlineOutcome.VACATION
+        _finish(game, seats, {"winner": other_color(seat.color), "reason": "timeout"})
+        logger.info("game %s: %s lost on time", game_id, seat.color)
+        return DeadlineOutcome.TIMEOUT
+
+
+# --- notifications ---------------------------------------------------------------------
+
+
+def mark_notifications_read(user, game_id: int | None = None) -> int:
+    """Mark the user's unread notifications read (those of one game, or all)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return 0
+    qs = Notification.objects.filter(user=user, read=False)
+    if game_id is not None:
+        qs = qs.filter(game_id=game_id)
+    return qs.update(read=True)

@@ -53,7 +53,12 @@ def play_ai_turn(game_id: int) -> int:
         actions = engine.legal_actions(state)
         if not moved:
             moved = any(a.get("type") == "end_turn" for a in actions)
-        action = choose_ai_action(actions, moved, rng)
+        chooser = getattr(engine, "choose_action", None)
+        if chooser is not None:
+            # The engine's own AI plays from its view of the game, never the true state.
+            action = chooser(state, rng.randrange(2**31))
+        else:
+            action = choose_ai_action(actions, moved, rng)
         if action is None:
             logger.warning("AI has no legal action in game %s", game_id)
             break
@@ -72,21 +77,50 @@ def play_ai_turn(game_id: int) -> int:
 
 @shared_task(name="games.tasks.check_clocks", ignore_result=True)
 def check_clocks() -> int:
-    """Periodic (Celery beat) scaffold for time controls and vacation.
-
-    Games have no clocks yet; this counts the active games whose turn has
-    waited longer than WEC_TURN_WARN_HOURS so the hook and the beat wiring
-    are in place.  Returns that count."""
-    from datetime import timedelta
-
-    from django.conf import settings
+    """Periodic (Celery beat, every WEC_CLOCK_CHECK_SECONDS): every seat whose
+    deadline has passed in a running game is handed to
+    services.enforce_deadline, which either spends vacation time or ends the
+    game on time.  Safe to run concurrently: each game is handled under its
+    row lock (rows another worker holds are skipped until the next run).
+    Returns how many seats it acted on (vacation used or time out)."""
     from django.utils import timezone
 
-    from .models import Game
+    from .selectors import due_seat_ids
+    from .services import DeadlineOutcome, enforce_deadline
 
-    hours = float(getattr(settings, "WEC_TURN_WARN_HOURS", 72))
-    cutoff = timezone.now() - timedelta(hours=hours)
-    waiting = Game.objects.filter(status=Game.Status.ACTIVE, updated__lt=cutoff).count()
-    if waiting:
-        logger.info("%d games have waited more than %s hours for a turn", waiting, hours)
-    return waiting
+    now = timezone.now()
+    acted = 0
+    for seat_id in due_seat_ids(now):
+        try:
+            outcome = enforce_deadline(seat_id, now=now)
+        except Exception:  # one broken game must not stop the others' clocks
+            logger.exception("clock check failed for seat %s", seat_id)
+            continue
+        if outcome in (DeadlineOutcome.VACATION, DeadlineOutcome.TIMEOUT):
+            acted += 1
+    return acted
+
+
+@shared_task(name="games.tasks.top_up_vacation", ignore_result=True)
+def top_up_vacation() -> int:
+    """Periodic (Celery beat, hourly): the yearly vacation allowance (a no-op
+    except in the first run of a new year)."""
+    from accounts.services import top_up_vacation as top_up
+
+    return top_up()
+
+
+@shared_task(
+    name="games.tasks.send_notification_email",
+    ignore_result=True,
+    autoretry_for=(OSError,),
+    retry_backoff=60,
+    max_retries=5,
+)
+def send_notification_email(notification_id: int) -> bool:
+    """Email one notification to its user, if they still want such emails.
+    Says only which game and what happened (your turn / new game / game over),
+    never anything about the position.  Returns whether a mail went out."""
+    from .notifications import send_email_for
+
+    return send_email_for(notification_id)

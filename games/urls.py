@@ -13,4 +13,9 @@ urlpatterns = [
     path("games/<int:game_id>/accept/", views.accept_seek, name="accept_seek"),
     path("games/<int:game_id>/cancel/", views.cancel_seek, name="cancel_seek"),
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
+    path("games/<int:game_id>/clocks/", views.game_clocks, name="game_clocks"),
+    path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
+    path("notifications/", views.notifications, name="notifications"),
+    path("notifications/badge/", views.notification_badge, name="notification_badge"),
+    path("notifications/read/", views.notifications_read, name="notifications_read"),
 ]

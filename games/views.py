@@ -57,6 +57,7 @@ def new_game(request):
             opponent=form.cleaned_data["opponent"],
             username=form.cleaned_data.get("username", ""),
             color=form.cleaned_data["color"],
+            days_per_move=form.cleaned_data["days_per_move"],
         )
     except services.GameError as exc:
         form.add_error(None, exc.message)
@@ -158,6 +159,8 @@ def _board_context(request, game, seat, sel=None, to=None, mode=None, weapon=Non
             if piece is not None:
                 query["piece"] = piece
     opponent_seat = selectors.seat_by_color(game, other_color(seat.color))
+    history = selectors.history_lines(game, state, seat.color)
+    review = _review_context(game, seat, history=history, state=state) if selectors.is_review(game) else None
     return {
         "game": game,
         "seat": seat,
@@ -178,21 +181,47 @@ def _board_context(request, game, seat, sel=None, to=None, mode=None, weapon=Non
         "error": error,
         "board_url": reverse("game_board", args=[game.pk]),
         "act_url": reverse("game_act", args=[game.pk]),
-        "history": _history(engine, state, seat.color),
+        "history": history,
+        "review": review,
+        "clocks": selectors.game_clocks(game),
+        "clocks_url": reverse("game_clocks", args=[game.pk]),
     }
 
 
-def _history(engine, state, color):
-    try:
-        return list(engine.history(state, color))
-    except Exception:  # history is a nicety; never break the board for it
-        return []
+def _review_context(game, seat, at=None, history=None, state=None):
+    """One position of an ended game's replay: the true board after frame `at`
+    (default: the end) with the plain-English line of the Turn that led to it.
+    Only for ended games: before that, intermediate positions would leak."""
+    frames = selectors.replay_frames(game)
+    last = len(frames) - 1
+    at = last if at is None else max(0, min(int(at), last))
+    if history is None:
+        history = selectors.history_lines(game, selectors.load_state(game), seat.color)
+    if state is None or frames[at] != game.seq:
+        state = selectors.load_state(game, upto=frames[at])
+    view = selectors.full_view(game, state)
+    line = plain = ""
+    if at > 0:
+        if at - 1 < len(history["notation"]):
+            line = history["notation"][at - 1]
+        if at - 1 < len(history["plain"]):
+            plain = history["plain"][at - 1]
+    return {
+        "at": at,
+        "last": last,
+        "seq": frames[at],
+        "board": build_board(view, seat.color),
+        "line": line,
+        "plain": plain,
+        "url": reverse("game_replay", args=[game.pk]),
+    }
 
 
 @login_required
 @require_GET
 def game_detail(request, game_id: int):
     game, seat = _participant(request, game_id)
+    services.mark_notifications_read(request.user, game.pk)
     context = _board_context(request, game, seat, **_board_params(request.GET))
     context["ws_path"] = f"/ws/games/{game.pk}/"
     return render(request, "games/game.html", context)
@@ -202,7 +231,62 @@ def game_detail(request, game_id: int):
 @require_GET
 def game_board(request, game_id: int):
     game, seat = _participant(request, game_id)
+    # The live page fetches this when the game changed: the player has seen it.
+    services.mark_notifications_read(request.user, game.pk)
     return render(request, "games/partials/board.html", _board_context(request, game, seat, **_board_params(request.GET)))
+
+
+@login_required
+@require_GET
+def game_clocks(request, game_id: int):
+    game, seat = _participant(request, game_id)
+    return render(
+        request,
+        "games/partials/clocks.html",
+        {"game": game, "clocks": selectors.game_clocks(game), "clocks_url": reverse("game_clocks", args=[game.pk])},
+    )
+
+
+@login_required
+@require_GET
+def game_replay(request, game_id: int):
+    """A position of an ended game's review (`at` = frame number)."""
+    game, seat = _participant(request, game_id)
+    if not selectors.is_review(game):
+        raise Http404
+    try:
+        at = int(request.GET.get("at", ""))
+    except ValueError:
+        at = None
+    return render(
+        request, "games/partials/replay.html", {"game": game, "color": seat.color, "review": _review_context(game, seat, at)}
+    )
+
+
+# --- notifications ----------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def notifications(request):
+    return render(
+        request, "games/notifications.html", {"notifications": selectors.user_notifications(request.user)}
+    )
+
+
+@login_required
+@require_GET
+def notification_badge(request):
+    return render(request, "partials/notification_badge.html")
+
+
+@login_required
+@require_POST
+def notifications_read(request):
+    services.mark_notifications_read(request.user)
+    if request.htmx:
+        return render(request, "partials/notification_badge.html")
+    return redirect("notifications")
 
 
 # After these, the acting piece stays selected (its panel shows what it may still do).

@@ -83,6 +83,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "games.context_processors.notifications",
             ],
         },
     },
@@ -126,6 +127,11 @@ CELERY_BEAT_SCHEDULE = {
     "check-clocks": {
         "task": "games.tasks.check_clocks",
         "schedule": float(os.environ.get("WEC_CLOCK_CHECK_SECONDS", "60")),
+    },
+    # Idempotent (a conditional update), so hourly is cheap and catches up after downtime.
+    "top-up-vacation": {
+        "task": "games.tasks.top_up_vacation",
+        "schedule": 3600.0,
     },
 }
 
@@ -189,6 +195,13 @@ X_FRAME_OPTIONS = "DENY"
 WEC_ENGINE_NAME = "wec"
 WEC_SNAPSHOT_EVERY = int(os.environ.get("WEC_SNAPSHOT_EVERY", "20"))
 WEC_AI_USERNAME = os.environ.get("WEC_AI_USERNAME", "wec-ai")
+# Correspondence clocks: the choices of days per move (a game may also have no clock).
+WEC_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
+WEC_DEFAULT_DAYS_PER_MOVE = 3
+# Vacation days each user gets per calendar year (reset on 1 January, UTC).
+WEC_VACATION_DAYS_PER_YEAR = int(os.environ.get("WEC_VACATION_DAYS", "30"))
+# The site's address for links in emails.
+WEC_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 LOGGING = {
     "version": 1,

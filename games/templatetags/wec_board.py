@@ -96,6 +96,7 @@ REASONS = {
     "primary_lost": _("a side lost its own primary piece"),
     "both_primaries_lost": _("both primary pieces were lost"),
     "resignation": _("resignation"),
+    "timeout": _("time ran out"),
 }
 
 

@@ -18,9 +18,27 @@
     var board = document.getElementById("board");
     return board && board.dataset.selected;
   }
+  // A background refresh must not undo a click made while it was on its way
+  // (the click's own answer is a fresh board anyway): refreshes carry the
+  // number of board requests the player had made when they left, and are not
+  // swapped in if the player has made one since.
+  var boardRequests = 0;
+  function isRefresh(detail) {
+    var headers = detail && detail.requestConfig && detail.requestConfig.headers;
+    return headers && headers["X-Wec-Refresh"] !== undefined ? headers["X-Wec-Refresh"] : null;
+  }
+  document.body.addEventListener("htmx:beforeRequest", function (e) {
+    if (isRefresh(e.detail) === null && e.detail.target && e.detail.target.id === "board") boardRequests++;
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    var mark = isRefresh(e.detail);
+    if (mark !== null && parseInt(mark, 10) !== boardRequests) e.detail.shouldSwap = false;
+  });
   function refresh() {
     if (window.htmx) {
-      window.htmx.ajax("GET", boardUrl, { target: "#board", swap: "outerHTML" });
+      window.htmx.ajax("GET", boardUrl, {
+        target: "#board", swap: "outerHTML", headers: { "X-Wec-Refresh": String(boardRequests) }
+      });
     }
   }
   function connect() {
@@ -66,6 +84,20 @@
       if (btn) { btn.focus(); e.preventDefault(); return; }
     }
   });
+  // The history's Plain English / notation choice survives board refreshes.
+  function applyHistoryMode() {
+    var mode = null;
+    try { mode = window.sessionStorage.getItem("wec-hist-mode"); } catch (e) { return; }
+    var radio = mode && document.getElementById("hist-" + mode);
+    if (radio) radio.checked = true;
+  }
+  document.addEventListener("change", function (e) {
+    if (e.target && e.target.name === "hist-mode") {
+      try { window.sessionStorage.setItem("wec-hist-mode", e.target.value); } catch (err) { /* private mode */ }
+    }
+  });
+  applyHistoryMode();
+  document.body.addEventListener("htmx:afterSwap", applyHistoryMode);
   // Keep keyboard focus on the board after a swap.
   document.body.addEventListener("htmx:afterSwap", function () {
     var board = document.getElementById("board");

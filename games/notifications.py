@@ -1,0 +1,63 @@
+"""Texts of notifications, and their emails.
+
+A notification names a game and what happened (your turn, a new game, the end)
+and nothing else: no move, no position, no result."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from .models import Notification
+
+logger = logging.getLogger(__name__)
+
+
+def notification_text(kind: str, game_id: int, opponent_name: str = "") -> str:
+    if kind == Notification.Kind.YOUR_TURN:
+        if opponent_name:
+            return _("Your turn in game %(id)s against %(name)s") % {"id": game_id, "name": opponent_name}
+        return _("Your turn in game %(id)s") % {"id": game_id}
+    if kind == Notification.Kind.NEW_GAME:
+        if opponent_name:
+            return _("%(name)s started game %(id)s with you") % {"id": game_id, "name": opponent_name}
+        return _("Game %(id)s started") % {"id": game_id}
+    if kind == Notification.Kind.GAME_OVER:
+        return _("Game %(id)s has ended") % {"id": game_id}
+    return _("Something happened in game %(id)s") % {"id": game_id}
+
+
+def _opponent_name(note: Notification) -> str:
+    seat = note.game.seats.exclude(user_id=note.user_id).select_related("user").first()
+    return seat.user.shown_name if seat and seat.user else ""
+
+
+def send_email_for(notification_id: int) -> bool:
+    """Send the email of one notification if its user (still) wants it and it
+    was not sent before.  Returns whether it went out."""
+    note = Notification.objects.select_related("user", "game").filter(pk=notification_id).first()
+    if note is None or not note.user.email_on_turn or not note.user.email or note.user.is_ai:
+        return False
+    # Claim it first, so that a retried or duplicated task sends it only once.
+    if not Notification.objects.filter(pk=note.pk, emailed=False).update(emailed=True):
+        return False
+    try:
+        with translation.override(settings.LANGUAGE_CODE):
+            subject = notification_text(note.kind, note.game_id, _opponent_name(note))
+            game_url = settings.WEC_SITE_URL + reverse("game_detail", args=[note.game_id])
+            profile_url = settings.WEC_SITE_URL + reverse("profile")
+            body = _(
+                "%(subject)s.\n\nOpen the game: %(url)s\n\n"
+                "You get these emails because you asked for them; you can turn them off in your profile: %(profile)s\n"
+            ) % {"subject": subject, "url": game_url, "profile": profile_url}
+            send_mail(f"{_('Wec Online')}: {subject}", body, None, [note.user.email])
+    except Exception:
+        Notification.objects.filter(pk=note.pk).update(emailed=False)
+        logger.exception("email for notification %s failed", note.pk)
+        raise
+    return True
