@@ -17,16 +17,10 @@ def is_participant(game_id: int, user) -> bool:
     return Seat.objects.filter(game_id=game_id, user_id=user.pk).exists()
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
-    async def connect(self):
-        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.group = None
-        if not await is_participant(self.game_id, self.scope.get("user")):
-            await self.close(code=4403)
-            return
-        self.group = group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+class _GroupConsumer(AsyncJsonWebsocketConsumer):
+    """A socket that listens to one Channels group and only answers pings."""
+
+    group: str | None = None
 
     async def disconnect(self, code):
         if self.group:
@@ -37,11 +31,23 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong"})
 
+
+class GameConsumer(_GroupConsumer):
+    async def connect(self):
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.group = None
+        if not await is_participant(self.game_id, self.scope.get("user")):
+            await self.close(code=4403)
+            return
+        self.group = group_name(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
     async def game_changed(self, event):
         await self.send_json({"type": "changed", "seq": int(event["seq"])})
 
 
-class NotificationConsumer(AsyncJsonWebsocketConsumer):
+class NotificationConsumer(_GroupConsumer):
     """`/ws/notifications/`: the signed-in user's own notices.  Each message
     says only what kind of thing happened in which game:
     {"type": "notify", "kind": "your_turn" | "new_game" | "game_over", "game": N}."""
@@ -55,14 +61,6 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         self.group = user_group_name(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-
-    async def disconnect(self, code):
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
 
     async def user_notify(self, event):
         await self.send_json({"type": "notify", "kind": str(event["kind"]), "game": int(event["game"])})

@@ -27,6 +27,8 @@ from .constants import (
     SECONDARY,
     SIZE,
     SUB,
+    TRANSPORTS,
+    WEAPONS,
     other,
 )
 from .moves import describe, drop_article, remove_piece
@@ -34,18 +36,7 @@ from .scenario import capacity
 from .state import Game, Piece
 
 # Fireable abilities: what a ``fire`` action names in ``weapon``.
-FIRE_WEAPONS = (
-    "flamer",
-    "stunner",
-    "conversion",
-    "rocket_launcher",
-    "sam_launcher",
-    "torpedo_launcher",
-    JET_ROCKET,
-    "bike",
-    "jump_pack",
-    "scuba",
-)
+FIRE_WEAPONS = (*WEAPONS, JET_ROCKET, *TRANSPORTS)
 #: Projectile launchers: the projectile and the level it always flies at.
 PROJECTILES = {"rocket_launcher": ("rocket", GROUND), "sam_launcher": ("sam", AIR), "torpedo_launcher": ("torpedo", SUB)}
 #: Attack kind -> the Anti that counts against it.
