@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .constants import LEVEL_INDEX, LEVELS, PRIMARY, SIZE, other
+from .constants import LEVEL_INDEX, LEVELS, PRIMARY, SIZE, other, slot_of
 from .moves import Candidate, all_candidates, describe, resolve
 from .notation import turn_text
 from .state import Game, Piece, empty_turn
@@ -35,10 +35,6 @@ def _place(value: Any, what: str) -> tuple[int, int, int]:
     if not (1 <= row <= SIZE and 1 <= col <= SIZE):
         raise IllegalAction(f"'{what}' ({row}, {col}) is off the board")
     return row, col, LEVEL_INDEX[level]
-
-
-def _slot_of(row: int, col: int, level: int) -> int:
-    return ((row - 1) * SIZE + col - 1) * 3 + level
 
 
 def _place_json(slot: int) -> list[Any]:
@@ -109,7 +105,6 @@ def apply(game: Game, action: dict[str, Any]) -> Game:
         from . import articles as _articles
 
         g = _articles.apply_action(game, action)
-    g.hidden_cache = {}  # built: nothing changes the pieces from here on
     update_markers(game, g)
     return g
 
@@ -146,7 +141,7 @@ def track_reinforcements(game: Game) -> None:
     changed = False
     out = []
     for r in game.reinforcements:
-        ids = game.board[_slot_of(r.row, r.col, 0)]
+        ids = game.board[slot_of(r.row, r.col, 0)]
         if not r.armed and any(game.pieces[i].color == r.color for i in ids):
             r = r._replace(armed=True)
             changed = True
@@ -166,6 +161,10 @@ def _record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str
     Censored history keeps only those; together they make sure a history
     tells a side nothing its view does not.
     """
+    # Logging is the last step of every action: the pieces, locks and
+    # sightings are final, so the game's hidden sets may be kept from here on
+    # (update_markers and the next legal_actions reuse them).
+    g.hidden_cache = {}
     actor_color = before.to_move
     enemy = other(actor_color)
     hidden = {
@@ -232,8 +231,8 @@ def _apply_move(game: Game, action: dict[str, Any]) -> Game:
         ):
             raise IllegalAction("'doze' must be a list of [row, col] Squares")
         doze_set = tuple(sorted((r - 1) * SIZE + c - 1 for r, c in doze))
-    src_slot = _slot_of(*src)
-    dst_slot = _slot_of(*dst)
+    src_slot = slot_of(*src)
+    dst_slot = slot_of(*dst)
     own = [game.pieces[i] for i in game.board[src_slot] if game.pieces[i].color == color]
     if not own:
         raise IllegalAction(f"you have no piece at ({src[0]}, {src[1]}, {LEVELS[src[2]]})")

@@ -42,7 +42,18 @@ from typing import Any
 
 from .actions import IllegalAction, apply
 from .articles import ANTI, DIRECTIONS, PROJECTILES, fire_block
-from .constants import GROUND, JET_ROCKET, LEVELS, NATIVE_LEVELS, PAWNS, PRIMARY, SECONDARY, SIZE, other
+from .constants import (
+    GROUND,
+    JET_ROCKET,
+    LEVELS,
+    NATIVE_LEVELS,
+    PAWNS,
+    PRIMARY,
+    SECONDARY,
+    SIZE,
+    other,
+    slot_of,
+)
 from .moves import PEACEFUL, all_candidates
 from .scenario import load_scenario
 from .state import Game, Piece
@@ -197,10 +208,6 @@ def _belief_doc(game: Game, v: dict[str, Any], color: str, enemies: bool) -> dic
 
 # --- what can hit what --------------------------------------------------------------
 
-def _slot(row: int, col: int, level: int) -> int:
-    return ((row - 1) * SIZE + col - 1) * 3 + level
-
-
 def _on(row: int, col: int) -> bool:
     return 1 <= row <= SIZE and 1 <= col <= SIZE
 
@@ -228,29 +235,29 @@ def _aims(g: Game, p: Piece, ready: bool) -> list[tuple[str, int, tuple[int, ...
                 for _ in range(opts["flamer_range"]):
                     if not _on(r, c):
                         break
-                    slots.append(_slot(r, c, p.level))
+                    slots.append(slot_of(r, c, p.level))
                     r, c = r + dr, c + dc
                 out.append(("flamer", s, tuple(slots)))
             elif weapon == "stunner":
                 for _ in range(opts["stunner_range"]):
                     if not _on(r, c):
                         break
-                    sl = _slot(r, c, p.level)
+                    sl = slot_of(r, c, p.level)
                     if board[sl]:
                         out.append(("stunner", s, (sl,)))
                         break
                     r, c = r + dr, c + dc
             elif weapon == "conversion":
-                out.append(("conversion", s, (_slot(r, c, p.level),)))
+                out.append(("conversion", s, (slot_of(r, c, p.level),)))
             else:
                 kind, level = PROJECTILES[weapon]
-                out.append((kind, s, (_slot(r, c, level),)))
+                out.append((kind, s, (slot_of(r, c, level),)))
     if JET_ROCKET in abilities and not (ready and fire_block(g, p, JET_ROCKET)):
         s = 1 + p.articles.count("rocket_launcher")
         reach = opts["jet_rocket_range"]
         for r in range(max(1, p.row - reach), min(SIZE, p.row + reach) + 1):
             for c in range(max(1, p.col - reach), min(SIZE, p.col + reach) + 1):
-                sl = _slot(r, c, GROUND)
+                sl = slot_of(r, c, GROUND)
                 if board[sl]:
                     out.append(("rocket", s, (sl,)))
     return out
@@ -298,9 +305,9 @@ def attack_map(g: Game, color: str, cands: dict[int, list[Any]] | None = None
         level = LEVELS.index(proj["level"])
         dr, dc = proj["direction"]
         if not proj["fresh"]:
-            out.setdefault(_slot(proj["row"], proj["col"], level), []).append((proj["kind"], proj["strength"], 0.0))
+            out.setdefault(slot_of(proj["row"], proj["col"], level), []).append((proj["kind"], proj["strength"], 0.0))
         if _on(proj["row"] + dr, proj["col"] + dc):
-            sl = _slot(proj["row"] + dr, proj["col"] + dc, level)
+            sl = slot_of(proj["row"] + dr, proj["col"] + dc, level)
             out.setdefault(sl, []).append((proj["kind"], proj["strength"], 0.0))
     return out
 
@@ -504,7 +511,7 @@ def choose_action(game: Game, rng_seed: int | None = None) -> dict[str, Any] | N
     if not b.turn["moved"]:
         targets = {p.slot for p in b.pieces.values() if p.color != me and p.type in PRIMARY}
         for a in actions:
-            if a["type"] == "move" and "doze" not in a and _slot(*a["to"][:2], LEVELS.index(a["to"][2])) in targets:
+            if a["type"] == "move" and "doze" not in a and slot_of(*a["to"][:2], LEVELS.index(a["to"][2])) in targets:
                 try:
                     g = apply(b, a)
                 except IllegalAction:
@@ -610,7 +617,7 @@ def _fire_may_hit(b: Game, a: dict[str, Any], hot: frozenset[int]) -> bool:
     if "target" in a:
         r, c, lv = a["target"]
         if weapon == JET_ROCKET:
-            return _slot(r, c, GROUND) in hot
+            return slot_of(r, c, GROUND) in hot
         fr, fc, _ = a["from"]
         return max(abs(r - fr), abs(c - fc)) <= 1
     r, c, level = a["from"]
@@ -629,7 +636,7 @@ def _fire_may_hit(b: Game, a: dict[str, Any], hot: frozenset[int]) -> bool:
         r, c = r + dr, c + dc
         if not _on(r, c):
             return False
-        sl = _slot(r, c, lv)
+        sl = slot_of(r, c, lv)
         if sl in hot:
             return True
         if weapon == "stunner" and b.board[sl]:

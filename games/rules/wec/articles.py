@@ -30,8 +30,9 @@ from .constants import (
     TRANSPORTS,
     WEAPONS,
     other,
+    slot_of,
 )
-from .moves import describe, drop_article, remove_piece
+from .moves import COMBAT, PEACEFUL, Knowledge, _can_land, describe, drop_article, remove_piece
 from .scenario import capacity
 from .state import Game, Piece
 
@@ -73,10 +74,6 @@ def _err(message: str) -> Exception:
 
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
-
-
-def _slot(row: int, col: int, level: int) -> int:
-    return ((row - 1) * SIZE + col - 1) * 3 + level
 
 
 def _on_board(row: int, col: int) -> bool:
@@ -175,7 +172,7 @@ def _actor(game: Game, action: dict[str, Any], key: str = "from", piece_key: str
     """The acting own Piece named by a place (and optionally an id)."""
     row, col, level = _place(action.get(key), key)
     color = game.to_move
-    own = [game.pieces[i] for i in game.board[_slot(row, col, level)] if game.pieces[i].color == color]
+    own = [game.pieces[i] for i in game.board[slot_of(row, col, level)] if game.pieces[i].color == color]
     where = f"({row}, {col}, {LEVELS[level]})"
     if not own:
         raise _err(f"you have no piece at {where}")
@@ -321,7 +318,7 @@ def _fire(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict
         out["target"] = [target.row, target.col, "ground"]
         record["target"] = describe(target)
         events.append({"kind": "rocket_hit", "slot": target.slot})
-        _hit_slot(g, target.slot, "rocket", s, events)
+        _hitslot_of(g, target.slot, "rocket", s, events)
     g.turn["fires"].append([p.id, cooldown_key(weapon)])
     if weapon in RATE or weapon == JET_ROCKET:
         key = cooldown_key(weapon)
@@ -347,7 +344,7 @@ def _seen_target(g: Game, p: Piece, value: Any, level: int, reach: int, enemy_on
     hidden = hidden_from(g, p.color)
     seen = [
         g.pieces[i]
-        for i in g.board[_slot(row, col, lv)]
+        for i in g.board[slot_of(row, col, lv)]
         if i not in hidden and i != p.id and (not enemy_only or g.pieces[i].color != p.color)
     ]
     if not seen:
@@ -369,20 +366,20 @@ def _ray(p: Piece, d: tuple[int, int], reach: int) -> list[tuple[int, int]]:
 
 def _flame(g: Game, p: Piece, d: tuple[int, int], s: int, events: list[dict[str, Any]]) -> None:
     for r, c in _ray(p, d, g.options["flamer_range"]):
-        _hit_slot(g, _slot(r, c, p.level), "flamer", s, events)
+        _hitslot_of(g, slot_of(r, c, p.level), "flamer", s, events)
 
 
 def _stun_fire(g: Game, p: Piece, d: tuple[int, int], s: int, events: list[dict[str, Any]]) -> None:
     for r, c in _ray(p, d, g.options["stunner_range"]):
-        slot = _slot(r, c, p.level)
+        slot = slot_of(r, c, p.level)
         if g.board[slot]:
-            _hit_slot(g, slot, "stunner", s, events)
+            _hitslot_of(g, slot, "stunner", s, events)
             return
 
 
 def _convert_fire(g: Game, p: Piece, d: tuple[int, int], s: int, events: list[dict[str, Any]]) -> None:
-    slot = _slot(p.row + d[0], p.col + d[1], p.level)
-    _hit_slot(g, slot, "conversion", s, events, convert_to=p.color)
+    slot = slot_of(p.row + d[0], p.col + d[1], p.level)
+    _hitslot_of(g, slot, "conversion", s, events, convert_to=p.color)
 
 
 def _launch(g: Game, p: Piece, weapon: str, d: tuple[int, int], target: int | None, s: int,
@@ -391,7 +388,7 @@ def _launch(g: Game, p: Piece, weapon: str, d: tuple[int, int], target: int | No
     proj = {"kind": kind, "color": p.color, "row": p.row, "col": p.col, "level": LEVELS[level],
             "direction": list(d), "target": target, "strength": s, "fresh": True}
     g.projectiles = g.projectiles + (proj,)
-    events.append({"kind": "launched", "projectile": kind, "slot": _slot(p.row, p.col, level)})
+    events.append({"kind": "launched", "projectile": kind, "slot": slot_of(p.row, p.col, level)})
 
 
 # --- hits and their effects ------------------------------------------------------
@@ -409,7 +406,7 @@ def _tally(g: Game, pid: int, attack: str, s: int) -> int:
     return s
 
 
-def _hit_slot(g: Game, slot: int, attack: str, s: int, events: list[dict[str, Any]],
+def _hitslot_of(g: Game, slot: int, attack: str, s: int, events: list[dict[str, Any]],
               convert_to: str | None = None) -> None:
     """Attack every Piece at ``slot`` (a Conversion only the firer's enemies)."""
     victims = []
@@ -468,28 +465,17 @@ def stun(g: Game, pid: int, events: list[dict[str, Any]]) -> None:
         come_down(g, pid, events, "stunner_kill")
 
 
-def _ground_takes(g: Game, slot: int, movers: list[Piece]) -> tuple[bool, list[int]]:
-    """Can ``movers`` enter ``slot`` on the true board; and the enemies there."""
-    color = movers[0].color
-    there = [g.pieces[i] for i in g.board[slot] if i not in {m.id for m in movers}]
-    enemies = [q.id for q in there if q.color != color]
-    if enemies:
-        return (not any(q.color == color for q in there)), enemies
-    group = there + movers
-    if len(group) > 2:
-        return False, []
-    if len(group) == 2 and not (group[0].coexists or group[1].coexists):
-        return False, []
-    return True, []
+def _true_board(g: Game, color: str) -> Knowledge:
+    """The board as it really is, for the landing rules of ``moves``: what
+    happens to a Piece is decided on the true board, not on what its side saw."""
+    return Knowledge(g, color, frozenset())
 
 
 def come_down(g: Game, pid: int, events: list[dict[str, Any]], cause: str) -> None:
     """Bring a Piece to the ground of its Square; destroyed if it cannot land
     there (enemies on that ground, or no room beside the friends there)."""
     q = g.pieces[pid]
-    ground = q.slot - q.level
-    ok, enemies = _ground_takes(g, ground, [q])
-    if not ok or enemies:
+    if not _can_land(_true_board(g, q.color), q.slot - q.level, [q], PEACEFUL):
         events.append({"kind": "destroyed", "by": cause, "piece": describe(q)})
         remove_piece(g, pid)
         return
@@ -589,19 +575,19 @@ def _start_transport(g: Game, p: Piece, article: str, dest: tuple[int, int, int]
     if article == "bike":
         transport_step(g, p.id, events)
     elif p.level != lv:
-        _enter(g, p.id, _slot(p.row, p.col, lv), events)
+        _enter(g, p.id, slot_of(p.row, p.col, lv), events)
 
 
 def _enter(g: Game, pid: int, slot: int, events: list[dict[str, Any]]) -> bool:
     """Take a Piece in Transport into ``slot``; False if it crashed."""
     q = g.pieces[pid]
-    ok, enemies = _ground_takes(g, slot, [q])
-    if not ok:
+    if not _can_land(_true_board(g, q.color), slot, [q], COMBAT):
         events.append({"kind": "crashed", "piece": describe(q)})
         g.update(pid, transport=None)
         if q.level != GROUND:
             come_down(g, pid, events, "crash")
         return False
+    enemies = [i for i in g.board[slot] if g.pieces[i].color != q.color]
     for i in enemies:
         events.append({"kind": "taken", "piece": describe(g.pieces[i]), "slot": slot})
         remove_piece(g, i)
@@ -622,12 +608,12 @@ def transport_step(g: Game, pid: int, events: list[dict[str, Any]]) -> None:
     article, to_row, to_col, to_level, path, _fresh = q.transport
     if (q.row, q.col) != (to_row, to_col):
         r, c = route_step(q.row, q.col, to_row, to_col, path)
-        if not _enter(g, pid, _slot(r, c, q.level), events):
+        if not _enter(g, pid, slot_of(r, c, q.level), events):
             return
         q = g.pieces[pid]
         events.append({"kind": "transported", "piece": describe(q)})
     if (q.row, q.col) == (to_row, to_col):
-        if q.level != to_level and not _enter(g, pid, _slot(to_row, to_col, to_level), events):
+        if q.level != to_level and not _enter(g, pid, slot_of(to_row, to_col, to_level), events):
             return
         if pid in g.pieces and g.pieces[pid].transport is not None:
             g.update(pid, transport=None)
@@ -786,7 +772,7 @@ def _reinforce(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) ->
     new = Piece(id=0, type=r.type, color=color, row=row, col=col, level=GROUND, hand=r.hand)
     if not reinforce_fits(g, new):
         raise _err(f"there is no room for the reinforcement at ({row}, {col})")
-    slot = _slot(row, col, GROUND)
+    slot = slot_of(row, col, GROUND)
     for j in [j for j in g.board[slot] if g.pieces[j].color != color]:
         # Only an enemy its side could not see can be standing there.
         events.append({"kind": "taken", "piece": describe(g.pieces[j]), "slot": slot})
@@ -800,14 +786,11 @@ def _reinforce(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) ->
 
 
 def reinforce_fits(g: Game, new: Piece) -> bool:
+    """Whether a reinforcement can appear on its ground place, as its side
+    knows the board (like a non-combat landing)."""
     from .visibility import hidden_from
 
-    hidden = hidden_from(g, new.color)
-    there = [g.pieces[i] for i in g.board[new.slot] if i not in hidden]
-    if any(q.color != new.color for q in there):
-        return False
-    group = there + [new]
-    return len(group) == 1 or (len(group) == 2 and (group[0].coexists or group[1].coexists))
+    return _can_land(Knowledge(g, new.color, hidden_from(g, new.color)), new.slot, [new], PEACEFUL)
 
 
 # --- between Turns ---------------------------------------------------------------------
@@ -816,9 +799,9 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
     """One Turn of a projectile's flight; None once it hit or left the board."""
     level = LEVEL_INDEX[proj["level"]]
     row, col = proj["row"], proj["col"]
-    if not proj["fresh"] and g.board[_slot(row, col, level)]:
-        events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": _slot(row, col, level)})
-        _hit_slot(g, _slot(row, col, level), proj["kind"], proj["strength"], events)
+    if not proj["fresh"] and g.board[slot_of(row, col, level)]:
+        events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": slot_of(row, col, level)})
+        _hitslot_of(g, slot_of(row, col, level), proj["kind"], proj["strength"], events)
         return None
     proj = dict(proj, fresh=False)
     target = proj.get("target")
@@ -830,7 +813,7 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
             events.append({"kind": "lock_lost", "projectile": proj["kind"]})
         elif (t.row, t.col) == (row, col):
             events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": t.slot})
-            _hit_slot(g, t.slot, proj["kind"], proj["strength"], events)
+            _hitslot_of(g, t.slot, proj["kind"], proj["strength"], events)
             return None
         else:
             proj["direction"] = [_sign(t.row - row), _sign(t.col - col)]
@@ -840,10 +823,10 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
         events.append({"kind": "projectile_gone", "projectile": proj["kind"]})
         return None
     proj["row"], proj["col"] = row, col
-    slot = _slot(row, col, level)
+    slot = slot_of(row, col, level)
     if g.board[slot]:
         events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": slot})
-        _hit_slot(g, slot, proj["kind"], proj["strength"], events)
+        _hitslot_of(g, slot, proj["kind"], proj["strength"], events)
         return None
     ev = {"kind": "flew", "projectile": proj["kind"], "slot": slot, "direction": list(proj["direction"])}
     if proj["target"] is not None:
@@ -986,7 +969,7 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
         reach = game.options["jet_rocket_range"] if weapon == JET_ROCKET else game.options["homing_range"]
         for r in range(max(1, p.row - reach), min(SIZE, p.row + reach) + 1):
             for c in range(max(1, p.col - reach), min(SIZE, p.col + reach) + 1):
-                slot = _slot(r, c, level)
+                slot = slot_of(r, c, level)
                 for i in game.board[slot]:
                     q = game.pieces[i]
                     if i in hidden or i == p.id or (weapon != JET_ROCKET and q.color == p.color):

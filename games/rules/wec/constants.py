@@ -33,6 +33,11 @@ def square(row: int, col: int) -> int:
     return (row - 1) * SIZE + (col - 1)
 
 
+def slot_of(row: int, col: int, level: int) -> int:
+    """The board slot of a place: ``square * 3 + level``."""
+    return ((row - 1) * SIZE + (col - 1)) * 3 + level
+
+
 def rowcol(sq: int) -> tuple[int, int]:
     return sq // SIZE + 1, sq % SIZE + 1
 
