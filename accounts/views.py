@@ -61,6 +61,9 @@ def locked_out(request, original_response=None, credentials=None):
     """django-axes' answer once a username+address pair has failed too often:
     the login page again, with the reason, status 429 and Retry-After (the
     whole cool-off; each further failure starts it again)."""
+    if isinstance(original_response, dict) and credentials is None:
+        # axes' async middleware (the site under daphne) passes (request, credentials).
+        credentials = original_response
     minutes = max(1, math.ceil(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
     message = ngettext(
         "Too many failed logins for this account from your address. "

@@ -165,6 +165,20 @@ def test_login_lockout_per_username_and_address(client, alice, bob, settings):
     assert response.status_code == 302
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_login_lockout_under_asgi(async_client, alice, settings):
+    """The site runs under daphne, where django-axes takes its async path."""
+    settings.AXES_FAILURE_LIMIT = 2
+    login_url = reverse("login")
+    assert (await async_client.post(login_url, {"username": "alice", "password": "x"})).status_code == 200
+    response = await async_client.post(login_url, {"username": "alice", "password": "x"})
+    assert response.status_code == 429 and "Too many failed logins" in response.content.decode()
+    assert 'value="alice"' in response.content.decode()
+    response = await async_client.post(login_url, {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 429
+
+
 @pytest.mark.django_db
 def test_test_settings_do_not_lock_out_other_suites(client, alice):
     assert django_settings.AXES_FAILURE_LIMIT >= 100
