@@ -75,6 +75,7 @@ def new_game(request):
 
 @login_required
 @require_POST
+@rate_limited("challenge")
 def accept_seek(request, game_id: int):
     try:
         services.accept_seek(game_id=game_id, user=request.user)

@@ -132,12 +132,18 @@ def new_page(browser, live_stack):
 
     def watch(message):
         if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
-            csp_violations.append(message.text)
+            csp_violations.append(f"{message.text} at {message.location}")
 
     def make(width=1100, height=1000):
         context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_stack["url"])
         context.set_default_timeout(15000)
         contexts.append(context)
+        # Name the blocked element too (Chromium's own message does not).
+        context.add_init_script(
+            "document.addEventListener('securitypolicyviolation', e => console.error("
+            "'Content Security Policy violation:', e.violatedDirective, e.sample,"
+            " e.target && e.target.outerHTML ? e.target.outerHTML.slice(0, 200) : String(e.target)))"
+        )
         page = context.new_page()
         page.on("console", watch)
         return page

@@ -3,6 +3,7 @@ WebSocket origin check and display names that cannot pose as someone else."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -120,6 +121,11 @@ def test_pages_have_nothing_the_csp_would_block(client, alice, bob):
     """Every page (and the board partial) works under script-src/style-src 'self'."""
     for name in ("home", "login", "signup", "password_reset"):
         assert_no_inline_code(client.get(reverse(name)).content.decode())
+    # htmx must neither inject its indicator <style> nor copy style attributes when it settles a swap.
+    config = re.search(r'<meta name="htmx-config" content=\'([^\']*)\'', client.get(reverse("home")).content.decode())
+    htmx_config = json.loads(config.group(1))
+    assert htmx_config["includeIndicatorStyles"] is False
+    assert "style" not in htmx_config["attributesToSettle"]
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
     client.force_login(alice)
     pages = [reverse("home"), reverse("profile"), reverse("notifications"), reverse("game_detail", args=[game.pk])]
@@ -197,8 +203,6 @@ def first_move(game):
 
 @pytest.mark.django_db
 def test_submit_rate_limit(client, alice, bob, settings):
-    import json
-
     settings.WEC_RATE_LIMITS = {**settings.WEC_RATE_LIMITS, "submit": "2/60"}
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
     client.force_login(alice)
