@@ -28,7 +28,9 @@ class User(AbstractUser):
     # The folded forms of the username and display name (accounts.names.name_key),
     # kept by save(): one user per display key (a unique index), and the forms
     # keep a new name's key off every other user's keys of either kind.
-    username_key = models.CharField(_("folded username"), max_length=255, blank=True, db_index=True, editable=False)
+    username_key = models.CharField(
+        _("folded username"), max_length=255, blank=True, db_index=True, editable=False
+    )
     display_key = models.CharField(_("folded display name"), max_length=255, blank=True, editable=False)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
     is_ai = models.BooleanField(_("AI player"), default=False)

@@ -26,6 +26,7 @@ import re
 import unicodedata
 
 # One character -> the Latin letter it passes for (after case folding).
+# fmt: off
 _LOOKALIKES = {
     # Cyrillic
     "а": "a", "в": "b", "с": "c", "ԁ": "d", "е": "e", "ё": "e", "һ": "h", "н": "h",
@@ -40,6 +41,7 @@ _LOOKALIKES = {
     "ɑ": "a", "ɡ": "g", "ı": "l", "ɩ": "l", "ℓ": "l", "ǀ": "l", "|": "l", "!": "l",
     "i": "l", "1": "l", "0": "o", "5": "s", "$": "s", "@": "a",
 }
+# fmt: on
 _TABLE = str.maketrans(_LOOKALIKES)
 _PAIRS = (("rn", "m"), ("vv", "w"))
 _SEPARATORS = re.compile(r"[\s\-_.·]+")

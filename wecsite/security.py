@@ -45,7 +45,11 @@ class SecurityHeadersMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        header = "Content-Security-Policy-Report-Only" if settings.WEC_CSP_REPORT_ONLY else "Content-Security-Policy"
+        header = (
+            "Content-Security-Policy-Report-Only"
+            if settings.WEC_CSP_REPORT_ONLY
+            else "Content-Security-Policy"
+        )
         try:
             policy = content_security_policy(request)
         except DisallowedHost:  # the response is already Django's 400 for a bad Host

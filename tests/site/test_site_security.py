@@ -37,7 +37,9 @@ PASSWORD = "pw-Wec-12345"
 
 
 def production_env(**extra) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("WEC_TESTING", "DEBUG", "SECURE_", "PYTEST"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("WEC_TESTING", "DEBUG", "SECURE_", "PYTEST"))
+    }
     env.update(
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(64),
@@ -68,7 +70,9 @@ def test_check_deploy_warns_when_hardening_is_turned_off():
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy"],
         cwd=ROOT,
-        env=production_env(SECURE_SSL_REDIRECT="0", SECURE_HSTS_PRELOAD="0", SECURE_HSTS_INCLUDE_SUBDOMAINS="0"),
+        env=production_env(
+            SECURE_SSL_REDIRECT="0", SECURE_HSTS_PRELOAD="0", SECURE_HSTS_INCLUDE_SUBDOMAINS="0"
+        ),
         capture_output=True,
         text=True,
         timeout=120,
@@ -122,13 +126,20 @@ def test_pages_have_nothing_the_csp_would_block(client, alice, bob):
     for name in ("home", "login", "signup", "password_reset"):
         assert_no_inline_code(client.get(reverse(name)).content.decode())
     # htmx must neither inject its indicator <style> nor copy style attributes when it settles a swap.
-    config = re.search(r'<meta name="htmx-config" content=\'([^\']*)\'', client.get(reverse("home")).content.decode())
+    config = re.search(
+        r'<meta name="htmx-config" content=\'([^\']*)\'', client.get(reverse("home")).content.decode()
+    )
     htmx_config = json.loads(config.group(1))
     assert htmx_config["includeIndicatorStyles"] is False
     assert "style" not in htmx_config["attributesToSettle"]
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
     client.force_login(alice)
-    pages = [reverse("home"), reverse("profile"), reverse("notifications"), reverse("game_detail", args=[game.pk])]
+    pages = [
+        reverse("home"),
+        reverse("profile"),
+        reverse("notifications"),
+        reverse("game_detail", args=[game.pk]),
+    ]
     state = selectors.load_state(game)
     move = next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
     frm = "-".join(str(x) for x in move["from"])
@@ -275,7 +286,9 @@ def test_bad_rate_settings_are_refused(settings):
 
 def test_redis_down_lets_requests_through(monkeypatch, settings):
     settings.WEC_RATE_LIMITS = {"unit": "1/60"}
-    monkeypatch.setattr(ratelimit, "_client", redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.5))
+    monkeypatch.setattr(
+        ratelimit, "_client", redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.5)
+    )
     assert ratelimit.hit("unit", 1) == 0
     assert ratelimit.hit("unit", 1) == 0
 
@@ -287,7 +300,9 @@ def ws_headers(client, user, origin: bytes | None):
     from wecsite.asgi import application  # noqa: F401  (settings are loaded)
 
     client.force_login(user)
-    cookie = f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
+    cookie = (
+        f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
+    )
     headers = [(b"cookie", cookie.encode()), (b"host", b"localhost")]
     if origin is not None:
         headers.append((b"origin", origin))
@@ -339,7 +354,9 @@ def test_look_alikes_fold_together(one, other):
     assert name_key(one) == name_key(other)
 
 
-@pytest.mark.parametrize("one, other", [("alice", "alicia"), ("bob", "rob"), ("ann", "anna"), ("mark", "marc")])
+@pytest.mark.parametrize(
+    "one, other", [("alice", "alicia"), ("bob", "rob"), ("ann", "anna"), ("mark", "marc")]
+)
 def test_different_names_stay_different(one, other):
     assert name_key(one) != name_key(other)
 
@@ -347,7 +364,9 @@ def test_different_names_stay_different(one, other):
 CYRILLIC_FOR_LATIN = {"a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у"}
 
 
-@given(st.text(alphabet="abcdefghjkmnopqrstuvwxyzABCDEFGHJKMNOPQRSTUVWXYZ0123456789 ", min_size=1, max_size=30))
+@given(
+    st.text(alphabet="abcdefghjkmnopqrstuvwxyzABCDEFGHJKMNOPQRSTUVWXYZ0123456789 ", min_size=1, max_size=30)
+)
 def test_fold_properties(name):
     key = name_key(name)
     assert name_key(key) == key  # folding twice changes nothing
@@ -438,4 +457,4 @@ def test_usernames_shown_where_identity_matters(client, alice, bob):
     assert home.count("Alice (@bob)") >= 2  # the game list and the open seek
     assert "Alice (@bob)" in client.get(reverse("notifications")).content.decode()
     client.force_login(bob)
-    assert "bob" in client.get(reverse("profile")).content.decode()
+    assert "Other players see you as Alice (@bob)." in client.get(reverse("profile")).content.decode()
