@@ -458,3 +458,28 @@ def test_usernames_shown_where_identity_matters(client, alice, bob):
     assert "Alice (@bob)" in client.get(reverse("notifications")).content.decode()
     client.force_login(bob)
     assert "Other players see you as Alice (@bob)." in client.get(reverse("profile")).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_folds_existing_names_and_settles_clashes():
+    """0003 fills the keys of existing users; of two display names that fold
+    alike the older account keeps its own, so the unique index can be built."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = ("accounts", "0002_vacation_and_email"), ("accounts", "0003_wt_secure_name_keys")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    try:
+        old_user = executor.loader.project_state([before]).apps.get_model("accounts", "User")
+        first = old_user.objects.create(username="first", display_name="Ace")
+        second = old_user.objects.create(username="second", display_name="ＡＣＥ")
+        third = old_user.objects.create(username="Bi11", display_name="")
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate([after])
+    users = {u.pk: u for u in User.objects.filter(pk__in=[first.pk, second.pk, third.pk])}
+    assert (users[first.pk].display_name, users[first.pk].display_key) == ("Ace", "ace")
+    assert (users[second.pk].display_name, users[second.pk].display_key) == ("", "")
+    assert users[third.pk].username_key == "blll" == name_key("bill")
