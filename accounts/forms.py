@@ -3,6 +3,29 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from .models import User, timezone_choices
+from .names import has_invisible_characters, name_key
+from .selectors import name_taken
+
+
+def check_display_name(display_name: str, exclude_pk: int | None = None) -> str:
+    """A display name others cannot mistake for another player's name (see
+    accounts.names); raises ValidationError with the reason."""
+    display_name = display_name.strip()
+    if not display_name:
+        return ""
+    if has_invisible_characters(display_name):
+        raise forms.ValidationError(_("A display name may not contain invisible or control characters."))
+    if "@" in display_name:
+        # "@" marks usernames on the site ("Name (@username)").
+        raise forms.ValidationError(_("A display name may not contain “@”."))
+    key = name_key(display_name)
+    if not key:
+        raise forms.ValidationError(_("A display name needs at least one letter or digit."))
+    if name_taken(key, exclude_pk):
+        raise forms.ValidationError(
+            _("This display name is taken, or looks too much like another player's name. Please choose another.")
+        )
+    return display_name
 
 
 class SignUpForm(UserCreationForm):
@@ -10,7 +33,24 @@ class SignUpForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "email")
+        fields = ("username", "display_name", "email")
+        labels = {"display_name": _("Display name")}
+        help_texts = {"display_name": _("Optional. Others see it next to your username.")}
+
+    def clean_username(self):
+        username = super().clean_username()
+        if not username or "username" in self._errors:  # already refused (taken in any case)
+            return username
+        if has_invisible_characters(username):
+            raise forms.ValidationError(_("A username may not contain invisible or control characters."))
+        if name_taken(name_key(username)):
+            raise forms.ValidationError(
+                _("This username is taken, or looks too much like another player's name. Please choose another.")
+            )
+        return username
+
+    def clean_display_name(self):
+        return check_display_name(self.cleaned_data.get("display_name", ""))
 
     def clean_email(self):
         email = self.cleaned_data["email"]
@@ -34,6 +74,9 @@ class ProfileForm(forms.ModelForm):
         help_texts = {
             "on_vacation": _("Your clocks then use vacation days instead of running out."),
         }
+
+    def clean_display_name(self):
+        return check_display_name(self.cleaned_data.get("display_name", ""), exclude_pk=self.instance.pk)
 
     def clean(self):
         data = super().clean()

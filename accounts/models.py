@@ -6,6 +6,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .names import name_key
+
 
 def default_vacation_days() -> int:
     return int(settings.WEC_VACATION_DAYS_PER_YEAR)
@@ -23,6 +25,13 @@ class User(AbstractUser):
     """A site user.  `is_ai` marks the server's own AI player."""
 
     display_name = models.CharField(_("display name"), max_length=60, blank=True)
+    # The folded forms of the username and display name (accounts.names.name_key),
+    # kept by save(): one user per display key (a unique index), and the forms
+    # keep a new name's key off every other user's keys of either kind.
+    username_key = models.CharField(
+        _("folded username"), max_length=255, blank=True, db_index=True, editable=False
+    )
+    display_key = models.CharField(_("folded display name"), max_length=255, blank=True, editable=False)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
     is_ai = models.BooleanField(_("AI player"), default=False)
     # Correspondence: vacation (see docs/site.md, "Clocks and vacation").
@@ -38,10 +47,30 @@ class User(AbstractUser):
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["display_key"],
+                condition=~models.Q(display_key=""),
+                name="accounts_user_display_key_unique",
+            ),
+        ]
 
     def __str__(self):
-        return self.display_name or self.username
+        return self.shown_name
+
+    def save(self, *args, **kwargs):
+        self.username_key = name_key(self.username)
+        self.display_key = name_key(self.display_name) if self.display_name else ""
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"username", "display_name"} & set(update_fields):
+            kwargs["update_fields"] = set(update_fields) | {"username_key", "display_key"}
+        super().save(*args, **kwargs)
 
     @property
     def shown_name(self) -> str:
-        return self.display_name or self.username
+        """How the user appears to others: the display name with the username,
+        which is unique and cannot be chosen to look like someone else's, so a
+        display name alone never stands for an identity."""
+        if self.display_name:
+            return f"{self.display_name} (@{self.username})"
+        return self.username

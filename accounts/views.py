@@ -1,9 +1,14 @@
+import math
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
+from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from .forms import ProfileForm, SignUpForm
@@ -15,7 +20,13 @@ def signup(request):
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:
+            # Someone took the same (folded) name between the check and the save.
+            form.add_error(None, _("That name was taken a moment ago. Please choose another."))
+            return render(request, "accounts/signup.html", {"form": form}, status=409)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Wec Online, %(name)s!") % {"name": user.username})
         return redirect("home")
@@ -27,9 +38,47 @@ def signup(request):
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        try:
+            with transaction.atomic():
+                form.save()
+        except IntegrityError:
+            request.user.refresh_from_db()
+            form.add_error("display_name", _("That name was taken a moment ago. Please choose another."))
+            return render(
+                request,
+                "accounts/profile.html",
+                {"form": form, "vacation_per_year": settings.WEC_VACATION_DAYS_PER_YEAR},
+                status=409,
+            )
         messages.success(request, _("Your profile was saved."))
         return redirect("profile")
     return render(
         request, "accounts/profile.html", {"form": form, "vacation_per_year": settings.WEC_VACATION_DAYS_PER_YEAR}
     )
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer once a username+address pair has failed too often:
+    the login page again, with the reason, status 429 and Retry-After (the
+    whole cool-off; each further failure starts it again)."""
+    if isinstance(original_response, dict) and credentials is None:
+        # axes' async middleware (the site under daphne) passes (request, credentials).
+        credentials = original_response
+    minutes = max(1, math.ceil(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
+    message = ngettext(
+        "Too many failed logins for this account from your address. "
+        "Please try again in %(minutes)d minute, or reset your password.",
+        "Too many failed logins for this account from your address. "
+        "Please try again in %(minutes)d minutes, or reset your password.",
+        minutes,
+    ) % {"minutes": minutes}
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    form = AuthenticationForm(request, initial={"username": username})
+    response = render(
+        request,
+        "registration/login.html",
+        {"form": form, "lockout_message": message, "next": request.POST.get("next", "")},
+        status=settings.AXES_HTTP_RESPONSE_CODE,
+    )
+    response["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    return response

@@ -12,6 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from wecsite.ratelimit import rate_limited
+
 from . import panels, selectors, services
 from .board import build_board, parse_place, place_key
 from .engine import get_game_engine
@@ -42,6 +44,7 @@ def game_list(request):
 
 @login_required
 @require_POST
+@rate_limited("challenge")
 def new_game(request):
     form = NewGameForm(request.POST)
     if not form.is_valid():
@@ -72,6 +75,7 @@ def new_game(request):
 
 @login_required
 @require_POST
+@rate_limited("challenge")
 def accept_seek(request, game_id: int):
     try:
         services.accept_seek(game_id=game_id, user=request.user)
@@ -306,6 +310,7 @@ def _kept_selection(action: dict):
 
 @login_required
 @require_POST
+@rate_limited("submit")
 def game_act(request, game_id: int):
     """One action: JSON in `action` or one field per key (see forms.action_from_post),
     with the `seq` the page showed.  Anything but one of the player's legal

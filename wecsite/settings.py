@@ -8,6 +8,7 @@ production ones; the dev runner (`./wec run`) sets DEBUG=1.
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -52,12 +53,15 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",
     "accounts",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # CSP, Permissions-Policy and the other headers Django does not set.
+    "wecsite.security.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -68,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "wecsite.urls"
@@ -142,6 +148,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Axes first: it refuses a locked-out username+address before the password is
+# even checked; ModelBackend then does the real authentication.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -179,17 +191,57 @@ EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Wec Online <noreply@localhost>")
 
-# --- Security -------------------------------------------------------------------
+# --- Security (see docs/security.md) ------------------------------------------------
 SECURE_SSL = env_bool("SECURE_SSL", not DEBUG and not TESTING)
 SESSION_COOKIE_SECURE = SECURE_SSL
 CSRF_COOKIE_SECURE = SECURE_SSL
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if (DEBUG or TESTING) else "3600"))
+# A site served over HTTPS sends plain-HTTP visitors there (W008); a proxy that
+# already redirects may turn this off.  /healthz stays reachable over HTTP for
+# load balancers that probe the backend directly.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SECURE_SSL)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "3600" if SECURE_SSL else "0"))
+# W005 / W021: HSTS covers subdomains and may be preloaded.  Both only take
+# effect with HSTS on; a domain whose subdomains still serve plain HTTP sets
+# them to 0 (and accepts the check's warnings).
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+# The Permissions-Policy header: the site uses none of these browser features.
+WEC_PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+    "microphone=(), payment=(), usb=()"
+)
+# CSP_REPORT_ONLY=1 sends the policy as Content-Security-Policy-Report-Only
+# (to try a change on a live site without breaking it).
+WEC_CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", False)
+
+# Login lockout (django-axes): after AXES_FAILURE_LIMIT failed logins for one
+# username from one address, that pair is refused for AXES_COOLOFF_MINUTES.
+# Tests get a limit no other suite reaches; the lockout test sets its own.
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "1000" if TESTING else "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_CLIENT_IP_CALLABLE = "wecsite.security.client_ip"
+AXES_VERBOSE = False
+AXES_HTTP_RESPONSE_CODE = 429
+
+# Per-user rate limits ("count/seconds", a fixed window in Redis).  Generous:
+# a player clicking fast makes a few actions a second at most.  Tests use
+# limits no suite reaches; the rate-limit tests set their own.
+WEC_RATE_LIMITS = {
+    "submit": os.environ.get("WEC_RATE_SUBMITS", "100000/60" if TESTING else "120/60"),
+    "challenge": os.environ.get("WEC_RATE_CHALLENGES", "100000/60" if TESTING else "20/600"),
+}
 
 # --- Wec --------------------------------------------------------------------------
 WEC_ENGINE_NAME = "wec"

@@ -127,16 +127,31 @@ def browser(live_stack):
 @pytest.fixture
 def new_page(browser, live_stack):
     contexts = []
+    # Anything the Content-Security-Policy blocked on any page of the test.
+    csp_violations: list[str] = []
+
+    def watch(message):
+        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+            csp_violations.append(f"{message.text} at {message.location}")
 
     def make(width=1100, height=1000):
         context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_stack["url"])
         context.set_default_timeout(15000)
         contexts.append(context)
-        return context.new_page()
+        # Name the blocked element too (Chromium's own message does not).
+        context.add_init_script(
+            "document.addEventListener('securitypolicyviolation', e => console.error("
+            "'Content Security Policy violation:', e.violatedDirective, e.sample,"
+            " e.target && e.target.outerHTML ? e.target.outerHTML.slice(0, 200) : String(e.target)))"
+        )
+        page = context.new_page()
+        page.on("console", watch)
+        return page
 
     yield make
     for context in contexts:
         context.close()
+    assert not csp_violations, csp_violations
 
 
 @pytest.fixture
