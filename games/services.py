@@ -102,8 +102,7 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
         seat.view_digest = digest
         Seat.objects.filter(pk=seat.pk).update(version=seat.version, view_digest=digest)
         rung.append(seat.color)
-        game_id, color, version = game.pk, seat.color, seat.version
-        transaction.on_commit(lambda c=color, v=version: broadcast_changed(game_id, c, v))
+        transaction.on_commit(lambda g=game.pk, c=seat.color, v=seat.version: broadcast_changed(g, c, v))
     return rung
 
 

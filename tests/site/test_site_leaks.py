@@ -32,7 +32,7 @@ from django.urls import reverse
 
 import games.rules.wec as wec
 from games import notifications, selectors, services
-from games.models import Game, Notification
+from games.models import Notification
 from wecsite.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
