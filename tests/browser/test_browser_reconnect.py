@@ -45,7 +45,9 @@ def test_a_page_catches_up_after_its_socket_comes_back(new_page, django_user_mod
     state["routes"][-1].close(code=1011)
     expect(page.locator("#game-root[data-live='1']")).to_have_count(0, timeout=10000)
 
-    # Fay plays her whole turn while Gus's socket is down.
+    # Fay plays her whole turn while Gus's socket is down.  (Called from this
+    # thread, where Playwright runs its event loop, the services' doorbells
+    # fail anyway and are logged: only the reconnect can bring the news.)
     g = selectors.get_game(game.pk)
     move = next(a for a in get_game_engine().legal_actions(selectors.load_state(g)) if a["type"] == "move")
     services.submit_action(game.pk, fay, move, expected_seq=g.seq)
