@@ -1,7 +1,11 @@
-"""WebSocket: tells a game's participants that it changed.  Nothing else.
+"""WebSocket: tells a game's participant that their view of it changed.
 
-The socket carries only {"type": "changed", "seq": N}; each page then asks
-for its own view over HTTP, so no hidden information ever travels here."""
+The socket carries only {"type": "changed", "version": V}, where V is the
+player's own view version (see Seat.version); each page then asks for its own
+view over HTTP, so no hidden information ever travels here.  Each colour
+listens to its own group and is rung only when its own view changed: an
+enemy's unseen action sends nothing, so neither the content nor the count nor
+the timing of the frames depends on it."""
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -11,10 +15,11 @@ from .services import group_name, user_group_name
 
 
 @database_sync_to_async
-def is_participant(game_id: int, user) -> bool:
+def seat_color(game_id: int, user) -> str | None:
+    """The colour `user` plays in the game, or None for anyone else."""
     if user is None or not user.is_authenticated:
-        return False
-    return Seat.objects.filter(game_id=game_id, user_id=user.pk).exists()
+        return None
+    return Seat.objects.filter(game_id=game_id, user_id=user.pk).values_list("color", flat=True).first()
 
 
 class _GroupConsumer(AsyncJsonWebsocketConsumer):
@@ -36,15 +41,16 @@ class GameConsumer(_GroupConsumer):
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = None
-        if not await is_participant(self.game_id, self.scope.get("user")):
+        color = await seat_color(self.game_id, self.scope.get("user"))
+        if color is None:  # spectators do not exist (yet): only the two players
             await self.close(code=4403)
             return
-        self.group = group_name(self.game_id)
+        self.group = group_name(self.game_id, color)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
     async def game_changed(self, event):
-        await self.send_json({"type": "changed", "seq": int(event["seq"])})
+        await self.send_json({"type": "changed", "version": int(event["version"])})
 
 
 class NotificationConsumer(_GroupConsumer):

@@ -32,7 +32,12 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    # Touched by every write, hidden ones included: for the operator only,
+    # never shown to a player (it would tell when an unseen action happened).
     updated = models.DateTimeField(_("updated"), auto_now=True)
+    # When the turn last passed (or the game started or ended): the only game
+    # time players see in lists, since both sides see every turn change.
+    turn_started = models.DateTimeField(_("turn started"), null=True, blank=True)
 
     class Meta:
         ordering = ["-updated"]
@@ -59,6 +64,13 @@ class Seat(models.Model):
     # When this seat's turn runs out: set when its turn starts, cleared when
     # it ends (None while it is not this seat's turn, or without a clock).
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # This seat's view version: bumped exactly when what this player is shown
+    # of the game (board, panels, history, clocks, status) changes, and on each
+    # of the player's own actions.  Pages, forms and socket messages carry it
+    # instead of the game's global `seq`, which counts the enemy's unseen
+    # actions too.  `view_digest` is the hash of what the player was last shown.
+    version = models.PositiveIntegerField(_("view version"), default=0)
+    view_digest = models.CharField(_("view digest"), max_length=64, blank=True, default="")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "color"], name="unique_seat_color")]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils.translation import gettext as _
 
 from .engine import get_game_engine
@@ -61,7 +62,9 @@ def user_games(user):
         .exclude(status=Game.Status.CANCELLED)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .distinct()
-        .order_by("-updated")
+        # By when the turn last passed, never by the last write: an enemy's
+        # unseen action must not move a game up the list.
+        .order_by(F("turn_started").desc(nulls_last=True), "-pk")
     )
     result = []
     for game in games:
@@ -193,6 +196,28 @@ def replay_frames(game: Game) -> list[int]:
     if game.seq > frames[-1]:
         frames.append(game.seq)
     return frames
+
+
+def view_digest(game: Game, seats, state, color: str) -> str:
+    """A hash of everything the player `color` is shown of the game: the
+    engine's view for that colour, that colour's history, the game's status,
+    result and side to move, and both clocks and players.  Two moments with the
+    same digest look the same to that player (so their view version must not
+    change between them); it depends on nothing that player cannot see."""
+    engine = get_game_engine(game.engine)
+    shown = {
+        "view": engine.view(state, color),
+        "history": history_lines(game, state, color),
+        "status": game.status,
+        "result": game.result,
+        "to_move": game.to_move,
+        "days_per_move": game.days_per_move,
+        "seats": sorted(
+            (s.color, s.user_id, s.deadline.isoformat() if s.deadline else None) for s in seats
+        ),
+    }
+    text = json.dumps(shown, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def open_seeks(user=None):

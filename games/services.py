@@ -63,19 +63,47 @@ class InvalidRequest(GameError):
     status = 400
 
 
-def group_name(game_id: int) -> str:
-    return f"{settings.WEC_REDIS_PREFIX}.game.{game_id}"
+def group_name(game_id: int, color: str) -> str:
+    """The Channels group of one colour's open pages of a game.  Each colour has
+    its own, so that a doorbell rings only for the side whose view changed."""
+    return f"{settings.WEC_REDIS_PREFIX}.game.{game_id}.{color}"
 
 
-def broadcast_changed(game_id: int, seq: int) -> None:
-    """Tell the game's open pages that something changed.  Nothing else goes out."""
+def broadcast_changed(game_id: int, color: str, version: int) -> None:
+    """Tell `color`'s open pages of the game that its view changed (to
+    `version`, that colour's own view version).  Nothing else goes out."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group_name(game_id), {"type": "game.changed", "seq": seq})
+        async_to_sync(layer.group_send)(group_name(game_id, color), {"type": "game.changed", "version": version})
     except Exception:  # a dead socket layer must not break a committed move
         logger.exception("broadcast for game %s failed", game_id)
+
+
+def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | None = None) -> list[str]:
+    """Inside the caller's transaction (holding the game row lock), after a
+    change to the game: bump the view version of every seat whose view changed,
+    and ring its doorbell after commit.  The actor's version is bumped on each
+    of its own actions even when its view did not change (it knows it acted),
+    so a page's version is also a double-submit token.  A seat whose view did
+    not change hears nothing: an enemy's unseen action leaves no trace.
+    Returns the colours rung."""
+    from .selectors import load_state, view_digest
+
+    if state is None:
+        state = load_state(game)
+    rung = []
+    for seat in seats:
+        digest = view_digest(game, seats, state, seat.color)
+        if digest == seat.view_digest and seat.color != actor_color:
+            continue
+        seat.version += 1
+        seat.view_digest = digest
+        Seat.objects.filter(pk=seat.pk).update(version=seat.version, view_digest=digest)
+        rung.append(seat.color)
+        transaction.on_commit(lambda g=game.pk, c=seat.color, v=seat.version: broadcast_changed(g, c, v))
+    return rung
 
 
 def user_group_name(user_id: int) -> str:
@@ -172,7 +200,7 @@ def _resolve_color(color: str) -> str:
     raise InvalidRequest(_("Unknown color: %(color)s") % {"color": color})
 
 
-def _initial_snapshot(game: Game, scenario: dict | None = None) -> None:
+def _initial_snapshot(game: Game, scenario: dict | None = None):
     engine = get_game_engine(game.engine)
     try:
         if scenario is not None:
@@ -183,6 +211,7 @@ def _initial_snapshot(game: Game, scenario: dict | None = None) -> None:
         raise InvalidRequest(_("Bad game setup: %(error)s") % {"error": exc}) from exc
     Snapshot.objects.create(game=game, seq=0, state=engine.dump_scenario(state))
     game.to_move = engine.to_move(state)
+    return state
 
 
 def get_ai_user():
@@ -283,11 +312,13 @@ def create_game(
         Seat.objects.create(game=game, color=my_color, user=creator),
         Seat.objects.create(game=game, color=other_color(my_color), user=opponent_user),
     ]
-    _initial_snapshot(game, scenario)
+    state = _initial_snapshot(game, scenario)
+    game.turn_started = timezone.now()
     game.save()
     if game.status == Game.Status.ACTIVE:
         _set_clocks(game, seats)
         _notify_start(game, seats, creator)
+    settle_views(game, seats, state)
     game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
     _schedule_ai_if_needed(game)
     return game
@@ -307,12 +338,12 @@ def accept_seek(*, game_id: int, user) -> Game:
     empty.user = user
     empty.save(update_fields=["user"])
     game.status = Game.Status.ACTIVE
-    game.save(update_fields=["status", "updated"])
+    game.turn_started = timezone.now()
+    game.save(update_fields=["status", "turn_started", "updated"])
     seats = list(Seat.objects.select_related("user").filter(game=game))
     _set_clocks(game, seats)
     _notify_start(game, seats, user)
-    seq = game.seq
-    transaction.on_commit(lambda: broadcast_changed(game_id, seq))
+    settle_views(game, seats)
     game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
     _schedule_ai_if_needed(game)
     return game
@@ -394,12 +425,17 @@ def match_legal_action(action: dict, legal: list[dict]) -> dict:
 _ACTION_TYPES = ("move", "end_turn", "fire", "pickup", "drop", "exchange", "reinforce")
 
 
-def submit_action(game_id: int, user, action, expected_seq: int | None) -> GameAction:
+def submit_action(
+    game_id: int, user, action, expected_seq: int | None = None, expected_version: int | None = None
+) -> GameAction:
     """Apply one action for `user` in game `game_id`.
 
-    Locks the game row, checks that it is the user's game and turn and that
-    `expected_seq` (the seq the player's page showed) is still current, asks the
-    engine to apply the action, appends it to the log and updates the game.
+    Locks the game row, checks that it is the user's game and turn and that the
+    caller's token is still current, asks the engine to apply the action,
+    appends it to the log and updates the game.  The token is
+    `expected_version` (the player's own view version, which their page
+    showed: the one players send) or `expected_seq` (the game's global action
+    count: for server-side callers only, as it counts unseen enemy actions).
     Raises a GameError subclass (nothing changed) when any of that fails."""
     action = _validate_action(action)
     with transaction.atomic():
@@ -413,7 +449,9 @@ def submit_action(game_id: int, user, action, expected_seq: int | None) -> GameA
             raise NotYourGame(_("You are not playing in this game."))
         if game.status != Game.Status.ACTIVE:
             raise GameNotActive(_("This game is not in progress."))
-        if expected_seq is not None and int(expected_seq) != game.seq:
+        if (expected_seq is not None and int(expected_seq) != game.seq) or (
+            expected_version is not None and int(expected_version) != seat.version
+        ):
             raise StaleState(_("The board changed since you looked at it. Please look again."))
         engine = get_game_engine(game.engine)
         state = load_state(game)
@@ -440,7 +478,9 @@ def submit_action(game_id: int, user, action, expected_seq: int | None) -> GameA
         if result is not None:
             game.status = Game.Status.FINISHED
             game.result = result
-        game.save(update_fields=["seq", "to_move", "status", "result", "updated"])
+        if result is not None or game.to_move != previous_to_move:
+            game.turn_started = timezone.now()
+        game.save(update_fields=["seq", "to_move", "status", "result", "turn_started", "updated"])
         if result is not None:
             _set_clocks(game, seats)  # clears them
             _notify_end(game, seats, actor=seat.user)
@@ -451,8 +491,7 @@ def submit_action(game_id: int, user, action, expected_seq: int | None) -> GameA
             if nxt is not None:
                 _notify(game, nxt.user, Notification.Kind.YOUR_TURN)
 
-        seq = game.seq
-        transaction.on_commit(lambda: broadcast_changed(game_id, seq))
+        settle_views(game, seats, new_state, actor_color=seat.color)
         if game.to_move != previous_to_move or not seat.user.is_ai:
             # The AI is woken when the turn passes to it (its own actions inside
             # its turn are made by the running task).
@@ -468,11 +507,11 @@ def _finish(game: Game, seats: list[Seat], result: dict, actor=None) -> None:
     The caller holds the game row lock."""
     game.status = Game.Status.FINISHED
     game.result = result
-    game.save(update_fields=["status", "result", "updated"])
+    game.turn_started = timezone.now()
+    game.save(update_fields=["status", "result", "turn_started", "updated"])
     _set_clocks(game, seats)
     _notify_end(game, seats, actor=actor)
-    game_id, seq = game.pk, game.seq
-    transaction.on_commit(lambda: broadcast_changed(game_id, seq))
+    settle_views(game, seats)
 
 
 def resign(game_id: int, user) -> Game:
@@ -556,6 +595,7 @@ def enforce_deadline(seat_id: int, now: datetime | None = None) -> str:
             if until is not None:
                 seat.deadline = until
                 Seat.objects.filter(pk=seat.pk).update(deadline=until)
+                settle_views(game, seats)  # both clocks show the new deadline
                 logger.info("game %s: %s on vacation until %s", game_id, seat.color, until)
                 return DeadlineOutcome.VACATION
         _finish(game, seats, {"winner": other_color(seat.color), "reason": "timeout"})

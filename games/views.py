@@ -313,26 +313,28 @@ def _kept_selection(action: dict):
 @rate_limited("submit")
 def game_act(request, game_id: int):
     """One action: JSON in `action` or one field per key (see forms.action_from_post),
-    with the `seq` the page showed.  Anything but one of the player's legal
-    actions is refused with a 4xx and changes nothing."""
+    with the `version` (the player's own view version) the page showed.
+    Anything but one of the player's legal actions is refused with a 4xx and
+    changes nothing."""
     game, seat = _participant(request, game_id)
     error = None
     status = 200
     action = None
     try:
-        seq_text = request.POST.get("seq", "")
-        expected = int(seq_text) if seq_text != "" else None
+        version_text = request.POST.get("version", "")
+        expected = int(version_text) if version_text != "" else None
         action = action_from_post(request.POST)
-        services.submit_action(game.pk, request.user, action, expected)
+        services.submit_action(game.pk, request.user, action, expected_version=expected)
     except services.GameError as exc:
         error, status = exc.message, exc.status
-    except ValueError as exc:  # ActionError, or a bad seq
+    except ValueError as exc:  # ActionError, or a bad version
         error, status = (str(exc) if isinstance(exc, ActionError) else _("That is not a valid action.")), 400
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("game_detail", game_id=game.pk)
     game = selectors.get_game(game.pk)
+    seat = selectors.seat_for(game, request.user)  # with its new view version
     sel = _kept_selection(action) if error is None else None
     return render(
         request,

@@ -113,10 +113,28 @@ REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 # Tests get a per-run prefix (and Celery queue) unless one is given.
 WEC_REDIS_PREFIX = os.environ.get("WEC_REDIS_PREFIX") or (f"wectest{os.getpid()}" if TESTING else "wec")
 
+# The layer's idle receive is a server-side blocking pop of
+# RedisChannelLayer.brpop_timeout (5 s).  redis-py 8 gives every connection a
+# 5 s client read timeout by default, which fires before the pop's empty reply
+# comes back, so idle sockets died with 1011 every ~5 s (channels_redis#422,
+# redis-py#4091).  The client read timeout must be longer than the blocking
+# pop: 3x leaves room for a slow Redis, and still notices a dead connection
+# (keepalive helps on top) instead of waiting for ever as `None` would.
+CHANNEL_LAYER_SOCKET_TIMEOUT = float(os.environ.get("WEC_CHANNEL_SOCKET_TIMEOUT", "15"))
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{WEC_REDIS_PREFIX}:asgi"},
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT,
+                    "socket_connect_timeout": 5,
+                    "socket_keepalive": True,
+                }
+            ],
+            "prefix": f"{WEC_REDIS_PREFIX}:asgi",
+        },
     }
 }
 

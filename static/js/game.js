@@ -1,5 +1,8 @@
-// Live updates for a game page.  The socket only says "changed"; the page
-// then fetches its own view of the board over HTTP (htmx).
+// Live updates for a game page.  The socket only says "changed" with the
+// player's own view version (never the game's action count); the page then
+// fetches its own view of the board over HTTP (htmx).  After any (re)connect
+// the page fetches the board (with its panels and clocks) again, so nothing
+// rung while the socket was down is missed.
 (function () {
   "use strict";
   var root = document.getElementById("game-root");
@@ -10,13 +13,13 @@
   var retry = 500;
   var socket = null;
 
-  function shownSeq() {
+  function shownVersion() {
     var board = document.getElementById("board");
-    return board ? parseInt(board.dataset.seq, 10) : -1;
+    return board ? parseInt(board.dataset.version, 10) : -1;
   }
-  function hasSelection() {
+  function selectionQuery() {
     var board = document.getElementById("board");
-    return board && board.dataset.selected;
+    return board && board.dataset.query ? board.dataset.query : "";
   }
   // A background refresh must not undo a click made while it was on its way
   // (the click's own answer is a fresh board anyway): refreshes carry the
@@ -34,9 +37,11 @@
     var mark = isRefresh(e.detail);
     if (mark !== null && parseInt(mark, 10) !== boardRequests) e.detail.shouldSwap = false;
   });
-  function refresh() {
+  // keep: ask for the board with the piece (and aiming mode) still selected.
+  function refresh(keep) {
+    var query = keep ? selectionQuery() : "";
     if (window.htmx) {
-      window.htmx.ajax("GET", boardUrl, {
+      window.htmx.ajax("GET", query ? boardUrl + "?" + query : boardUrl, {
         target: "#board", swap: "outerHTML", headers: { "X-Wec-Refresh": String(boardRequests) }
       });
     }
@@ -48,15 +53,15 @@
       retry = 500;
       root.dataset.live = "1";
       if (statusEl) statusEl.textContent = "";
-      // Catch up on anything that happened before the socket was open
-      // (but don't throw away a piece the player is selecting).
-      if (!hasSelection()) refresh();
+      // Catch up on anything rung before the socket was (re)opened, keeping
+      // a piece the player is selecting.
+      refresh(true);
     };
     socket.onmessage = function (event) {
       var msg;
       try { msg = JSON.parse(event.data); } catch (e) { return; }
       if (msg.type !== "changed") return;
-      if (msg.seq !== shownSeq() || !hasSelection()) refresh();
+      if (msg.version !== shownVersion()) refresh(false);
     };
     socket.onclose = function (event) {
       root.dataset.live = "";

@@ -6,13 +6,20 @@
   var path = document.body.dataset.notifyWs;
   if (!path || !window.WebSocket) return;
   var retry = 1000;
+  var opened = false;
   function fire(name, detail) {
     document.body.dispatchEvent(new CustomEvent(name, { detail: detail || {} }));
   }
   function connect() {
     var proto = window.location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(proto + window.location.host + path);
-    socket.onopen = function () { retry = 1000; };
+    socket.onopen = function () {
+      retry = 1000;
+      // After a reconnect, ask for the badge (and game list) again: a notice
+      // may have gone out while the socket was down.
+      if (opened) fire("wec:notify", { reconnect: true });
+      opened = true;
+    };
     socket.onmessage = function (event) {
       var msg;
       try { msg = JSON.parse(event.data); } catch (e) { return; }

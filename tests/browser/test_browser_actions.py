@@ -62,8 +62,10 @@ def test_fire_from_the_action_panel_then_end_turn(new_page, shot, django_user_mo
     page.set_viewport_size({"width": 1100, "height": 1000})
 
     # Fire north from the panel: the white pawn burns, the Tank's Flamer cools down.
+    # (The page counts the player's own view versions: one more per own action.)
+    v0 = int(page.locator("#board").get_attribute("data-version"))
     page.get_by_role("button", name="Fire Flamer \u2191 north", exact=True).click()
-    expect(page.locator("#board")).to_have_attribute("data-seq", "1")
+    expect(page.locator("#board")).to_have_attribute("data-version", str(v0 + 1))
     expect(enemy).to_have_count(0)
     expect(page.locator("#turn-panel [data-item='fires'] .ti-state")).to_have_text("1/2")
     expect(page.locator(".sq[data-row='4'][data-col='5'] .tb.b-cd")).to_have_text("4")
@@ -75,9 +77,9 @@ def test_fire_from_the_action_panel_then_end_turn(new_page, shot, django_user_mo
     page.locator(".target-btn").first.click()
     if page.locator(".choice-btn").count():
         page.locator(".choice-btn").first.click()
-    expect(page.locator("#board")).to_have_attribute("data-seq", "2")
+    expect(page.locator("#board")).to_have_attribute("data-version", str(v0 + 2))
     page.locator("#end-turn").click()
     expect(page.locator(".their-turn-flag")).to_be_visible()
-    expect(page.locator("#board")).to_have_attribute("data-seq", "3")
+    expect(page.locator("#board")).to_have_attribute("data-version", str(v0 + 3))
     shot(page, "13-after-end-turn")
     assert "tok-white lvl-ground" not in page.locator(".sq[data-row='5'][data-col='5']").inner_html()

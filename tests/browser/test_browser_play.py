@@ -26,7 +26,8 @@ def wait_live(page):
 def make_a_move(page, opponent_is_ai=False):
     """Select own pieces until one has targets, move it, and end the turn."""
     expect(page.locator(".your-turn-flag")).to_be_visible()
-    seq_before = int(page.locator("#board").get_attribute("data-seq"))
+    # The player's own view version: one more for each of its own actions.
+    seq_before = int(page.locator("#board").get_attribute("data-version"))
     places = [el.get_attribute("data-place") for el in page.locator(".piece-btn").all()]
     assert places, "no selectable pieces"
     for place in places:
@@ -41,10 +42,10 @@ def make_a_move(page, opponent_is_ai=False):
     if page.locator(".choice-btn").count():
         page.locator(".choice-btn").first.click()
     expect(page.locator("#end-turn")).to_be_visible()
-    expect(page.locator("#board")).to_have_attribute("data-seq", str(seq_before + 1))
+    expect(page.locator("#board")).to_have_attribute("data-version", str(seq_before + 1))
     page.locator("#end-turn").click()
-    if opponent_is_ai:  # the AI may already have answered; the log moved past our End Turn either way
-        expect(page.locator("#board")).not_to_have_attribute("data-seq", str(seq_before + 1))
+    if opponent_is_ai:  # the AI may already have answered; our version moved past the Move either way
+        expect(page.locator("#board")).not_to_have_attribute("data-version", str(seq_before + 1))
     else:
         expect(page.locator(".their-turn-flag")).to_be_visible()
     return seq_before
@@ -119,9 +120,11 @@ def test_play_against_the_ai(new_page, shot):
     shot(page, "07-ai-opened")
     before = make_a_move(page, opponent_is_ai=True)
     expect(page.locator(".your-turn-flag")).to_be_visible(timeout=30000)
-    # Our Move + End Turn (2) and at least the AI's Move + End Turn (2) more.
-    expect(page.locator("#board")).to_have_attribute("data-seq", re.compile(r"\d+"))
-    assert int(page.locator("#board").get_attribute("data-seq")) >= before + 4
+    # Our Move + End Turn (2) and at least the end of the AI's turn (1) more;
+    # no action count is on the page.
+    expect(page.locator("#board")).to_have_attribute("data-version", re.compile(r"\d+"))
+    assert int(page.locator("#board").get_attribute("data-version")) >= before + 3
+    assert page.locator("#board[data-seq]").count() == 0
     shot(page, "08-ai-replied")
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from games import panels, selectors, services
-from games.models import Game, GameAction
+from games.models import Game, GameAction, Seat
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -53,15 +53,19 @@ def board(client, game, **params):
     return response.content.decode()
 
 
-def act(client, game, data, seq=None):
-    game = Game.objects.get(pk=game.pk)
+def my_version(client, game) -> int:
+    """The view version of the signed-in player's seat (what their page shows)."""
+    return Seat.objects.get(game_id=game.pk, user_id=client.session["_auth_user_id"]).version
+
+
+def act(client, game, data, version=None):
     payload = dict(data)
-    payload.setdefault("seq", game.seq if seq is None else seq)
+    payload.setdefault("version", my_version(client, game) if version is None else version)
     return client.post(reverse("game_act", args=[game.pk]), payload, **HX)
 
 
 FORM_RE = re.compile(
-    r'<input type="hidden" name="action" value="([^"]*)">\s*<input type="hidden" name="seq" value="\d+">\s*'
+    r'<input type="hidden" name="action" value="([^"]*)">\s*<input type="hidden" name="version" value="\d+">\s*'
     r'<button type="submit"([^>]*)>(.*?)</button>',
     re.S,
 )
@@ -266,18 +270,19 @@ def test_illegal_posted_actions_are_refused_and_change_nothing(client, sgame, al
         response = act(client, sgame, data)
         assert response.status_code == status, (data, response.status_code)
         assert 'id="board-error"' in response.content.decode()
-    # A legal Fire with a stale seq (double submit).
+    # A legal Fire with a stale version (double submit).
     fire = {"type": "fire", "from": [4, 5, "ground"], "piece": 4402, "weapon": "flamer", "direction": [1, 0]}
-    assert act(client, sgame, {"action": json.dumps(fire)}, seq=7).status_code == 409
+    shown = my_version(client, sgame)
+    assert act(client, sgame, {"action": json.dumps(fire)}, version=shown + 7).status_code == 409
     # Not your turn.
     client.force_login(bob)
     assert act(client, sgame, {"action": json.dumps(fire)}).status_code == 409
     assert not GameAction.objects.filter(game=sgame).exists()
     assert Game.objects.get(pk=sgame.pk).seq == 0
-    # The same Fire, posted twice with the seq the page showed: the second is refused.
+    # The same Fire, posted twice with the version the page showed: the second is refused.
     client.force_login(alice)
-    assert act(client, sgame, {"action": json.dumps(fire)}, seq=0).status_code == 200
-    assert act(client, sgame, {"action": json.dumps(fire)}, seq=0).status_code == 409
+    assert act(client, sgame, {"action": json.dumps(fire)}, version=shown).status_code == 200
+    assert act(client, sgame, {"action": json.dumps(fire)}, version=shown).status_code == 409
     assert GameAction.objects.filter(game=sgame).count() == 1
 
 

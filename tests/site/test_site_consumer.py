@@ -35,6 +35,12 @@ def play_first_move(game_id, user):
     services.submit_action(game_id, user, move, expected_seq=game.seq)
 
 
+@sync_to_async
+def end_turn(game_id, user):
+    game = selectors.get_game(game_id)
+    services.submit_action(game_id, user, {"type": "end_turn"}, expected_seq=game.seq)
+
+
 @pytest.mark.asyncio
 async def test_participants_get_changed_notices_only(client, alice, bob):
     game = await start_game(alice, bob)
@@ -42,9 +48,18 @@ async def test_participants_get_changed_notices_only(client, alice, bob):
     comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
     connected, _ = await comm.connect(timeout=5)
     assert connected
+    version = await sync_to_async(lambda: selectors.get_game(game.pk).seats.get(color="white").version)()
     await play_first_move(game.pk, alice)
-    message = await comm.receive_json_from(timeout=5)
-    assert message == {"type": "changed", "seq": 1}
+    # Black's Move is visible to White only if White can see it; whatever
+    # happens, White hears its own view version, never the action count.
+    await end_turn(game.pk, alice)
+    messages = [await comm.receive_json_from(timeout=5)]
+    while not await comm.receive_nothing(timeout=1):
+        messages.append(await comm.receive_json_from(timeout=1))
+    assert all(m["type"] == "changed" and set(m) == {"type", "version"} for m in messages)
+    # One ring per change of White's view, numbered by White's own versions.
+    now = await sync_to_async(lambda: selectors.get_game(game.pk).seats.get(color="white").version)()
+    assert [m["version"] for m in messages] == list(range(version + 1, now + 1))
     await comm.send_json_to({"type": "ping"})
     assert await comm.receive_json_from(timeout=5) == {"type": "pong"}
     await comm.disconnect()
@@ -72,3 +87,35 @@ async def test_foreign_origin_is_refused(client, alice, bob):
     comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
     connected, _ = await comm.connect(timeout=5)
     assert not connected
+
+
+IDLE_SECONDS = 65
+
+
+@pytest.mark.asyncio
+async def test_idle_sockets_stay_open_for_a_minute(client, alice, bob):
+    """An idle game socket and an idle notification socket, on the real Redis
+    layer, stay open for over a minute: the layer's blocking read outlives the
+    Redis client's read timeout (channels_redis#422), so no 1011 and no need to
+    reconnect.  Then both still answer and still ring."""
+    game = await start_game(alice, bob)
+    headers = await sync_to_async(session_headers)(client, bob)
+    game_comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    note_comm = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
+    assert (await game_comm.connect(timeout=5))[0]
+    assert (await note_comm.connect(timeout=5))[0]
+    # Nothing at all arrives while idle (a crash of the consumer would end
+    # its future with the Redis TimeoutError, a close would be an output).
+    assert await game_comm.receive_nothing(timeout=IDLE_SECONDS, interval=0.5)
+    assert await note_comm.receive_nothing(timeout=0.1)
+    for comm in (game_comm, note_comm):
+        assert not comm.future.done(), "the consumer ended while idle"
+        await comm.send_json_to({"type": "ping"})
+        assert await comm.receive_json_from(timeout=5) == {"type": "pong"}
+    # And the same sockets still get their doorbells.
+    await play_first_move(game.pk, alice)
+    await end_turn(game.pk, alice)
+    assert (await game_comm.receive_json_from(timeout=5))["type"] == "changed"
+    assert (await note_comm.receive_json_from(timeout=5))["kind"] == "your_turn"
+    await game_comm.disconnect()
+    await note_comm.disconnect()

@@ -105,13 +105,16 @@ def test_snapshots_every_n_and_replay_matches(game, alice, bob, engine, first_mo
 
 def test_broadcast_only_after_commit(game, alice, first_move, monkeypatch, django_capture_on_commit_callbacks):
     sent = []
-    monkeypatch.setattr(services, "broadcast_changed", lambda gid, seq: sent.append((gid, seq)))
+    monkeypatch.setattr(services, "broadcast_changed", lambda gid, color, v: sent.append((gid, color, v)))
+    before = {s.color: s.version for s in game.seats.all()}
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.submit_action(game.pk, alice, first_move(state_of(game.pk)), expected_seq=0)
     assert sent == []
     for callback in callbacks:
         callback()
-    assert sent == [(game.pk, 1)]
+    # The mover (Black) always hears of its own action, with its own new version.
+    assert (game.pk, "black", before["black"] + 1) in sent
+    assert all(color in ("black", "white") for _, color, _ in sent)
 
 
 def test_failed_submit_schedules_nothing(game, bob, first_move, django_capture_on_commit_callbacks):

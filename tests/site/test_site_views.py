@@ -171,21 +171,32 @@ def test_post_move_and_errors(client, game, alice, bob, engine):
     move = next(a for a in engine.legal_actions(state) if a["type"] == "move")
     url = reverse("game_act", args=[game.pk])
     hx = {"HTTP_HX_REQUEST": "true"}
+    seats = {s.color: s for s in game.seats.all()}
+
+    def version(color):
+        seats[color].refresh_from_db()
+        return seats[color].version
+
     login(client, bob)
-    assert client.post(url, {"action": json.dumps(move), "seq": 0}, **hx).status_code == 409
+    assert client.post(url, {"action": json.dumps(move), "version": version("white")}, **hx).status_code == 409
     login(client, alice)
-    assert client.post(url, {"action": "{not json", "seq": 0}, **hx).status_code == 400
-    assert client.post(url, {"action": json.dumps({"type": "end_turn"}), "seq": 0}, **hx).status_code == 422
-    assert client.post(url, {"action": json.dumps(move), "seq": 3}, **hx).status_code == 409
+    v = version("black")
+    assert client.post(url, {"action": "{not json", "version": v}, **hx).status_code == 400
+    assert client.post(url, {"action": json.dumps({"type": "end_turn"}), "version": v}, **hx).status_code == 422
+    assert client.post(url, {"action": json.dumps(move), "version": v + 3}, **hx).status_code == 409
     assert not GameAction.objects.exists()
-    response = client.post(url, {"action": json.dumps(move), "seq": 0}, **hx)
+    assert version("black") == v  # refused posts change nothing, the version included
+    response = client.post(url, {"action": json.dumps(move), "version": v}, **hx)
     assert response.status_code == 200
     assert 'id="end-turn"' in response.content.decode()
-    response = client.post(url, {"action": json.dumps({"type": "end_turn"}), "seq": 1}, **hx)
+    # The answer's forms carry the player's new version (own actions always bump it).
+    assert version("black") == v + 1
+    assert f'name="version" value="{v + 1}"' in response.content.decode()
+    response = client.post(url, {"action": json.dumps({"type": "end_turn"}), "version": v + 1}, **hx)
     assert response.status_code == 200
     assert Game.objects.get().to_move == "white"
     # Without htmx: redirect back to the page, error as a message.
-    response = client.post(url, {"action": json.dumps(move), "seq": 2})
+    response = client.post(url, {"action": json.dumps(move), "version": version("black")})
     assert response.status_code == 302
 
 

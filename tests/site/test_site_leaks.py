@@ -1,0 +1,304 @@
+"""Two worlds that differ only in the enemy's unseen actions look the same to
+the blind player, byte for byte: every page and partial, every websocket frame
+(content and count, per moment), every notification row and email, and every
+response size.  Both worlds run through the real services (PostgreSQL, the
+Redis channel layer) with the same clock at every visible moment; the unseen
+actions happen at moments of their own, so their times would show too.
+
+The scenario (checked against the engine first): White, under submersion
+invisibility and with `seen_when_firing` off, has a submerged Sub at (9,9)
+and two inherently stealthed AAAs at (9,5) and (9,6); Black has nothing that
+sees them.  In world B, White's turn holds a Torpedo Fire from the Sub (off
+the board at (10,9): out of reach of any Black Torpedo Launcher), an Exchange
+of a Bike between the AAAs and the Sub's Move to (8,9); in world A only the
+Sub's Move, to (9,8).  A Pick-up is never unseen in this engine: every Article
+lying on the ground is in both views, so the one it takes away shows (checked
+below), and world B uses the Exchange for the Article case instead."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.core import mail
+from django.core.management.color import no_style
+from django.db import connection
+from django.urls import reverse
+
+import games.rules.wec as wec
+from games import notifications, selectors, services
+from games.models import Notification
+from wecsite.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def P(kind: str, color: str, row: int, col: int, level: str = "ground", **extra) -> dict:
+    return {"type": kind, "color": color, "row": row, "col": col, "level": level, **extra}
+
+
+SCENARIO = {
+    "to_move": "black",
+    "options": {"seen_when_firing": False},
+    "pieces": [
+        P("king", "black", 1, 1),
+        P("dozer", "black", 2, 5),
+        P("king", "white", 10, 1),
+        P("aaa", "white", 9, 5, articles=["bike"]),
+        P("aaa", "white", 9, 6),
+        P("sub", "white", 9, 9, "sub"),
+    ],
+    "articles": [],
+}
+
+
+def move(frm, to) -> dict:
+    return {"type": "move", "from": [*frm, "ground"] if len(frm) == 2 else list(frm), "to": list(to)}
+
+
+END = {"type": "end_turn"}
+TORPEDO = {"type": "fire", "from": [9, 9, "sub"], "weapon": "torpedo_launcher", "direction": [1, 0]}
+EXCHANGE = {"type": "exchange", "from": [9, 5, "ground"], "article": "bike", "to": [9, 6, "ground"]}
+
+# One entry per moment: (who acts, world A's actions, world B's actions).
+# Both worlds take a snapshot of Black's side after every moment.
+TIMELINE = [
+    ("black", [move((1, 1), (1, 2, "ground"))], [move((1, 1), (1, 2, "ground"))]),
+    ("black", [END], [END]),
+    ("white", [], [TORPEDO]),  # an unseen Fire
+    ("white", [], [EXCHANGE]),  # an unseen Exchange
+    ("white", [move((9, 9, "sub"), (9, 8, "sub"))], [move((9, 9, "sub"), (8, 9, "sub"))]),  # unseen Moves
+    ("white", [END], [END]),
+    ("black", [move((1, 2), (1, 1, "ground"))], [move((1, 2), (1, 1, "ground"))]),
+    ("black", [END], [END]),
+    ("white", [move((10, 1), (10, 2, "ground"))], [move((10, 1), (10, 2, "ground"))]),  # a seen Move
+    ("white", [END], [END]),
+]
+START = datetime(2031, 3, 4, 5, 6, 7, tzinfo=UTC)
+
+
+def legal(state, wanted: dict) -> dict:
+    for action in wec.legal_actions(state):
+        if all(action.get(k) == v for k, v in wanted.items()):
+            return action
+    raise AssertionError(f"not legal here: {wanted}")
+
+
+def black_sees(state) -> str:
+    return json.dumps([wec.view(state, "black"), wec.history(state, "black")], sort_keys=True)
+
+
+def engine_worlds() -> tuple[list[str], list[str], int, int]:
+    """Black's view after every moment of each world, by the pure engine."""
+    out = []
+    for world in (1, 2):
+        state = wec.load_scenario({**SCENARIO, "options": {**SCENARIO["options"], "competitive": True}})
+        seen, count = [black_sees(state)], 0
+        for _who, *actions in TIMELINE:
+            for wanted in actions[world - 1]:
+                state = wec.apply(state, legal(state, wanted))
+                count += 1
+            seen.append(black_sees(state))
+        out += [seen, count]
+    return out[0], out[2], out[1], out[3]
+
+
+def test_the_scenario_hides_world_bs_extra_actions_from_black():
+    a, b, count_a, count_b = engine_worlds()
+    assert count_b == count_a + 2  # the worlds really differ...
+    assert a == b  # ...but never to Black
+
+
+def test_a_pick_up_is_never_unseen():
+    """Why world B has no Pick-up: the Article leaves the ground in both views."""
+    doc = {
+        "to_move": "white",
+        "options": {"competitive": True, "seen_when_firing": False},
+        "pieces": [P("king", "black", 1, 1), P("king", "white", 10, 1), P("aaa", "white", 7, 5)],
+        "articles": [{"type": "bike", "row": 7, "col": 5}],
+    }
+    state = wec.load_scenario(doc)
+    after = wec.apply(state, legal(state, {"type": "pickup"}))
+    assert wec.view(state, "black")["articles"] and not wec.view(after, "black")["articles"]
+
+
+# --- the site ----------------------------------------------------------------------------------
+
+CSRF_RES = [
+    re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]+(")'),
+    re.compile(rb'("X-CSRFToken": ")[^"]+(")'),
+]
+
+
+def strip_csrf(content: bytes) -> bytes:
+    for regex in CSRF_RES:
+        content = regex.sub(rb"\1CSRF\2", content)
+    return content
+
+
+class Clock:
+    def __init__(self):
+        self.now = START
+
+    def __call__(self):
+        return self.now
+
+
+def reset_database() -> None:
+    """Empty every table and restart every id sequence, so that both worlds
+    number their users, games, seats and notifications alike."""
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    sql = connection.ops.sql_flush(no_style(), tables, reset_sequences=True, allow_cascade=True)
+    connection.ops.execute_sql_flush(sql)
+
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def black_pages(client, game_id: int) -> dict[str, tuple[int, int, bytes]]:
+    """Everything Black can ask for, in a fixed order (the game page marks
+    notifications read, so the badge comes first): status, size, content."""
+    urls = [
+        ("badge", reverse("notification_badge"), HX),
+        ("notifications", reverse("notifications"), {}),
+        ("home", reverse("home"), {}),
+        ("game_list", reverse("game_list"), HX),
+        ("game", reverse("game_detail", args=[game_id]), {}),
+        ("board", reverse("game_board", args=[game_id]), HX),
+        ("board_selected", reverse("game_board", args=[game_id]) + "?sel=1-1-ground", HX),
+        ("board_selected2", reverse("game_board", args=[game_id]) + "?sel=1-2-ground", HX),
+        ("clocks", reverse("game_clocks", args=[game_id]), HX),
+        ("replay", reverse("game_replay", args=[game_id]) + "?at=1", HX),
+        ("other_game", reverse("game_detail", args=[game_id + 1]), {}),
+    ]
+    out = {}
+    for name, url, extra in urls:
+        response = client.get(url, **extra)
+        out[name] = (response.status_code, len(response.content), strip_csrf(response.content))
+    # A stale post (version 0 is never current) is refused the same way too.
+    response = client.post(
+        reverse("game_act", args=[game_id]), {"action": json.dumps(END), "version": 0}, **HX
+    )
+    out["stale_post"] = (response.status_code, len(response.content), strip_csrf(response.content))
+    return out
+
+
+def black_rows(user) -> list:
+    return list(
+        Notification.objects.filter(user=user)
+        .order_by("pk")
+        .values_list("pk", "kind", "game_id", "created", "read", "emailed")
+    )
+
+
+async def drain(comm) -> list[str]:
+    frames = []
+    while not await comm.receive_nothing(timeout=0.6, interval=0.05):
+        frames.append((await comm.receive_output(timeout=1)).get("text"))
+    return frames
+
+
+async def run_world(world: int, client, clock: Clock, queued: list[int]) -> dict:
+    """Play the timeline in world 1 (A) or 2 (B); return all Black got."""
+
+    @database_sync_to_async
+    def setup():
+        from django.contrib.auth import get_user_model
+
+        reset_database()
+        mail.outbox = []
+        queued.clear()
+        User = get_user_model()
+        alice = User.objects.create_user("alice", "alice@example.com", "pw-Wec-12345", email_on_turn=True)
+        bob = User.objects.create_user("bob", "bob@example.com", "pw-Wec-12345", email_on_turn=True)
+        game = services.create_game(
+            creator=bob, opponent="user", username="alice", color="white", scenario=SCENARIO, days_per_move=3
+        )
+        client.force_login(alice)
+        cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+        headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost"), (b"host", b"localhost")]
+        return alice, bob, game.pk, headers
+
+    @database_sync_to_async
+    def act(user, wanted):
+        game = selectors.get_game(game_id)
+        action = legal(selectors.load_state(game), wanted)
+        services.submit_action(game_id, user, action, expected_seq=game.seq)
+
+    @database_sync_to_async
+    def snapshot():
+        # Emails go out as the Celery task would send them (once per notification).
+        for note_id in list(queued):
+            notifications.send_email_for(note_id)
+        queued.clear()
+        emails = [(m.subject, m.body, m.to, m.from_email) for m in mail.outbox]
+        game = selectors.get_game(game_id)
+        return {
+            "pages": black_pages(client, game_id),
+            "rows": black_rows(alice),
+            "emails": emails,
+            "engine": black_sees(selectors.load_state(game)),
+            "seq": game.seq,
+        }
+
+    clock.now = START
+    alice, bob, game_id, headers = await setup()
+    game_socket = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    note_socket = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
+    assert (await game_socket.connect(timeout=5))[0]
+    assert (await note_socket.connect(timeout=5))[0]
+    moments = [{**await snapshot(), "frames": (await drain(game_socket), await drain(note_socket))}]
+    for index, (who, *actions) in enumerate(TIMELINE):
+        user = alice if who == "black" else bob
+        for number, wanted in enumerate(actions[world - 1]):
+            # Every visible moment has the same time in both worlds; an unseen
+            # action gets a time of its own (so a shown time would differ).
+            if actions[0] == actions[1]:
+                clock.now = START + timedelta(hours=index + 1)
+            else:
+                clock.now = START + timedelta(hours=index + 1, minutes=7 * world + number)
+            await act(user, wanted)
+        clock.now = START + timedelta(hours=index + 1, minutes=30)
+        moments.append({**await snapshot(), "frames": (await drain(game_socket), await drain(note_socket))})
+    await game_socket.disconnect()
+    await note_socket.disconnect()
+    return {"moments": moments}
+
+
+@pytest.mark.asyncio
+async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(client, monkeypatch, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    clock = Clock()
+    monkeypatch.setattr("django.utils.timezone.now", clock)
+    queued: list[int] = []
+    monkeypatch.setattr(services, "_enqueue_email", queued.append)
+
+    a = await run_world(1, client, clock, queued)
+    b = await run_world(2, client, clock, queued)
+
+    assert len(a["moments"]) == len(b["moments"]) == len(TIMELINE) + 1
+    # The worlds differ (two more actions in B), and the engine shows Black the same.
+    assert b["moments"][-1]["seq"] == a["moments"][-1]["seq"] + 2
+    for moment, (ma, mb) in enumerate(zip(a["moments"], b["moments"], strict=True)):
+        assert ma["engine"] == mb["engine"], moment
+        for name in ma["pages"]:
+            status_a, size_a, body_a = ma["pages"][name]
+            status_b, size_b, body_b = mb["pages"][name]
+            assert (status_a, size_a) == (status_b, size_b), (moment, name)
+            assert body_a == body_b, (moment, name)
+        assert ma["frames"] == mb["frames"], moment
+        assert ma["rows"] == mb["rows"], moment
+        assert ma["emails"] == mb["emails"], moment
+    # And Black did hear things: the doorbell at the end of White's turn, its
+    # turn notice, the email; but nothing at the unseen moments (2, 3, 4 of the
+    # timeline are White's unseen Fire, Exchange and Move).
+    frames = [m["frames"][0] for m in a["moments"]]
+    assert frames[3] == frames[4] == frames[5] == []
+    assert frames[6], "the end of White's turn must ring Black's doorbell"
+    assert any(m["frames"][1] for m in a["moments"])
+    assert a["moments"][-1]["emails"]
