@@ -209,3 +209,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# --- Robustness (games/tasks.py::play_ai_turn) ------------------------------------
+# How often a failing AI turn is retried, and how far apart, before the game is
+# flagged `needs_attention` for the operators.
+WEC_AI_MAX_RETRIES = int(os.environ.get("WEC_AI_MAX_RETRIES", "3"))
+WEC_AI_RETRY_SECONDS = float(os.environ.get("WEC_AI_RETRY_SECONDS", "5"))
+# Test-only: seconds the AI waits before each action (the fault tests kill a
+# worker in the middle of a turn).  Always 0 in production.
+WEC_AI_ACTION_DELAY = float(os.environ.get("WEC_AI_ACTION_DELAY", "0"))
