@@ -54,9 +54,12 @@ def purge_game(game_id: int) -> None:
     """Delete a whole game, its log included: the one deliberate exception to
     the append-only rule (the trigger lets DELETE through only inside a
     transaction that set wec.purge_game to this game's id)."""
-    from .models import Game
+    from .models import Game, GameAction
 
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SELECT set_config('wec.purge_game', %s, true)", [str(int(game_id))])
+        # The log first (GameAction.seat protects the seats, so Django's
+        # cascade from the game would refuse), then the game and the rest.
+        GameAction.objects.filter(game_id=game_id).delete()
         Game.objects.filter(pk=game_id).delete()
