@@ -168,7 +168,9 @@ def _play_ai_turn(game_id: int) -> int:
     game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
     seat = seat_by_color(game, game.to_move)
     if game.status == Game.Status.ACTIVE and seat is not None and seat.user is not None and seat.user.is_ai:
-        raise AITurnUnfinished(f"the AI did not finish its turn in game {game_id} in {MAX_ACTIONS_PER_TURN} tries")
+        raise AITurnUnfinished(
+            f"the AI did not finish its turn in game {game_id} in {MAX_ACTIONS_PER_TURN} tries"
+        )
     return made
 
 

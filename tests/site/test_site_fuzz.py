@@ -32,7 +32,11 @@ FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
     derandomize=os.environ.get("WEC_FUZZ_RANDOM") != "1",  # reproducible in CI; random in the benchmark
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
 )
 STATS = {"requests": 0, "4xx": 0, "rejects_checked": 0, "frames": 0}
 
@@ -52,11 +56,12 @@ ROUTES = sorted(set(_walk(get_resolver().url_patterns)))
 # Text a browser could send: anything but lone surrogates (which no client can encode).
 any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=60)
 numberish = st.one_of(
-    st.integers(-(10**30), 10**30).map(str), st.sampled_from(["0", "1", "-1", "9" * 5000, "1e9", " 1", "0x1", "1.5"])
+    st.integers(-(10**30), 10**30).map(str),
+    st.sampled_from(["0", "1", "-1", "9" * 5000, "1e9", " 1", "0x1", "1.5"]),
 )
-place = st.tuples(st.integers(-2, 12), st.integers(-2, 12), st.sampled_from(["ground", "air", "sub", "x", ""])).map(
-    lambda t: f"{t[0]}-{t[1]}-{t[2]}"
-)
+place = st.tuples(
+    st.integers(-2, 12), st.integers(-2, 12), st.sampled_from(["ground", "air", "sub", "x", ""])
+).map(lambda t: f"{t[0]}-{t[1]}-{t[2]}")
 json_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-1000, 1000), any_text, st.floats(allow_nan=False)),
     lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(any_text, inner, max_size=4)),
@@ -64,7 +69,11 @@ json_values = st.recursive(
 )
 action_json = st.one_of(
     st.fixed_dictionaries(
-        {"type": st.sampled_from(["move", "fire", "pickup", "drop", "exchange", "reinforce", "end_turn", "x"])},
+        {
+            "type": st.sampled_from(
+                ["move", "fire", "pickup", "drop", "exchange", "reinforce", "end_turn", "x"]
+            )
+        },
         optional={
             "from": st.lists(st.one_of(st.integers(-2, 12), any_text), max_size=4),
             "to": st.lists(st.one_of(st.integers(-2, 12), any_text), max_size=4),
@@ -81,7 +90,9 @@ action_json = st.one_of(
 FIELD_VALUES = {
     "action": action_json,
     "seq": numberish,
-    "type": st.sampled_from(["move", "fire", "pickup", "drop", "exchange", "reinforce", "end_turn", "", "zzz"]),
+    "type": st.sampled_from(
+        ["move", "fire", "pickup", "drop", "exchange", "reinforce", "end_turn", "", "zzz"]
+    ),
     "from": place,
     "to": place,
     "target": place,
@@ -122,7 +133,7 @@ raw_bodies = st.one_of(
             b'{"a":' * 20_000,
             b"action=%zz&seq=%%",
             b"action=\xff\xfe&seq=0",
-            b"--xyz\r\nContent-Disposition: form-data; name=\"action\"\r\n\r\n{}\r\n",
+            b'--xyz\r\nContent-Disposition: form-data; name="action"\r\n\r\n{}\r\n',
             b"a=" + b"b" * 50_000,
         ]
     ),
@@ -162,7 +173,13 @@ def _fill(route: str, draw, ids: list[int]) -> str:
             return str(draw(st.one_of(st.sampled_from(ids), st.integers(0, 10**12))))
         if name == "app_label":
             return draw(st.sampled_from(["games", "accounts", "auth", "nope"]))
-        return draw(st.text(st.characters(min_codepoint=33, max_codepoint=0x2FFF, exclude_characters="/?#%"), min_size=1, max_size=20))
+        return draw(
+            st.text(
+                st.characters(min_codepoint=33, max_codepoint=0x2FFF, exclude_characters="/?#%"),
+                min_size=1,
+                max_size=20,
+            )
+        )
 
     path = re.sub(r"<(?:(\w+):)?(\w+)>", lambda m: param(m.group(1) or "str", m.group(2)), route)
     path = re.sub(r"\(\?P<(\w+)>([^)]*)\)", lambda m: param("regex", m.group(1)), path)
@@ -177,7 +194,11 @@ def db_state() -> tuple:
 
     User = get_user_model()
     return (
-        list(Game.objects.order_by("pk").values_list("pk", "seq", "status", "to_move", "result", "needs_attention", "updated")),
+        list(
+            Game.objects.order_by("pk").values_list(
+                "pk", "seq", "status", "to_move", "result", "needs_attention", "updated"
+            )
+        ),
         list(Seat.objects.order_by("pk").values_list("pk", "user_id", "deadline")),
         list(GameAction.objects.order_by("pk").values_list("pk", "hash")),
         list(Snapshot.objects.order_by("pk").values_list("pk", "seq")),
@@ -204,19 +225,27 @@ def _request(world, data, route: str, method_override: str | None = None):
     if user is not None:
         client.force_login(user)
     path = _fill(route, data.draw, world["ids"])
-    method = method_override or data.draw(st.sampled_from(["GET", "POST", "POST", "POST", "PUT", "DELETE", "HEAD", "OPTIONS"]))
+    method = method_override or data.draw(
+        st.sampled_from(["GET", "POST", "POST", "POST", "PUT", "DELETE", "HEAD", "OPTIONS"])
+    )
     extra = data.draw(headers, label="headers")
     body_kind = data.draw(st.sampled_from(["form", "raw", "query"]), label="body kind")
     before = db_state()
     if body_kind == "form" and method == "POST":
         response = client.post(path, data.draw(form_data(), label="form"), **extra)
     elif body_kind == "raw" and method not in ("GET", "HEAD"):
-        response = client.generic(method, path, data.draw(raw_bodies), content_type=data.draw(content_types), **extra)
+        response = client.generic(
+            method, path, data.draw(raw_bodies), content_type=data.draw(content_types), **extra
+        )
     else:
-        response = client.generic(method, path, QUERY_STRING="", **extra) if method not in ("GET", "HEAD") else (
-            client.get(path, data.draw(form_data(), label="query"), **extra)
-            if method == "GET"
-            else client.head(path, data.draw(form_data(), label="query"), **extra)
+        response = (
+            client.generic(method, path, QUERY_STRING="", **extra)
+            if method not in ("GET", "HEAD")
+            else (
+                client.get(path, data.draw(form_data(), label="query"), **extra)
+                if method == "GET"
+                else client.head(path, data.draw(form_data(), label="query"), **extra)
+            )
         )
     STATS["requests"] += 1
     assert response.status_code < 500, (method, path, response.status_code)
@@ -238,7 +267,7 @@ def test_fuzz_every_route(world):
 
         @FUZZ
         @given(st.data())
-        def run(data):
+        def run(data, route=route):
             _request(world, data, route)
 
         run()
@@ -269,7 +298,12 @@ frames = st.lists(
         json_values.map(lambda v: ("text", json.dumps(v))),
         st.binary(max_size=200).map(lambda b: ("bytes", b)),
         st.sampled_from(
-            [("text", "[" * 50_000), ("text", '{"type": "ping"'), ("text", '{"type": "ping", "x": 1}'), ("text", "")]
+            [
+                ("text", "[" * 50_000),
+                ("text", '{"type": "ping"'),
+                ("text", '{"type": "ping", "x": 1}'),
+                ("text", ""),
+            ]
         ),
     ),
     min_size=1,
@@ -279,7 +313,9 @@ frames = st.lists(
 
 def _ws_headers(client, user) -> list:
     client.force_login(user)
-    cookie = f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
+    cookie = (
+        f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
+    )
     return [(b"cookie", cookie.encode()), (b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 
@@ -320,5 +356,7 @@ def test_fuzz_websocket_frames(world, which):
 
 def test_fuzz_report():
     """Prints what the fuzzing above did (run with -s to see it)."""
-    print(f"\nfuzz: {len(ROUTES)} routes, {STATS['requests']} requests, {STATS['4xx']} 4xx, "
-          f"{STATS['rejects_checked']} refusals checked unchanged, {STATS['frames']} websocket frames, 0 5xx")
+    print(
+        f"\nfuzz: {len(ROUTES)} routes, {STATS['requests']} requests, {STATS['4xx']} 4xx, "
+        f"{STATS['rejects_checked']} refusals checked unchanged, {STATS['frames']} websocket frames, 0 5xx"
+    )

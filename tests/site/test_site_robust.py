@@ -43,7 +43,9 @@ def play_moves(game, players: dict, engine, first_move, turns: int) -> None:
 # --- engine faults -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("error", [KeyError("heading"), RuntimeError("boom"), ZeroDivisionError(), RecursionError()])
+@pytest.mark.parametrize(
+    "error", [KeyError("heading"), RuntimeError("boom"), ZeroDivisionError(), RecursionError()]
+)
 def test_engine_exception_during_submit_is_a_clear_500_and_changes_nothing(
     client, game, alice, engine, first_move, monkeypatch, caplog, error
 ):
@@ -124,7 +126,9 @@ def test_malformed_action_bodies_get_400(client, game, alice, raw):
 def test_malformed_seq_gets_400(client, game, alice, first_move, seq):
     client.force_login(alice)
     move = first_move(selectors.load_state(game))
-    response = client.post(reverse("game_act", args=[game.pk]), {"action": json.dumps(move), "seq": seq}, **HX)
+    response = client.post(
+        reverse("game_act", args=[game.pk]), {"action": json.dumps(move), "seq": seq}, **HX
+    )
     assert response.status_code == 400
     assert not GameAction.objects.exists()
 
@@ -145,7 +149,10 @@ def test_refused_plain_posts_answer_4xx_with_a_page(client, alice, bob, carol, f
     assert "You cannot accept your own seek." in response.content.decode()
     client.force_login(carol)
     response = client.post(reverse("cancel_seek", args=[seek.pk]))
-    assert response.status_code == 400 and "You can only withdraw your own open seek." in response.content.decode()
+    assert (
+        response.status_code == 400
+        and "You can only withdraw your own open seek." in response.content.decode()
+    )
     assert Game.objects.get(pk=seek.pk).status == Game.Status.OPEN
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
     services.resign(game.pk, alice)
@@ -245,7 +252,9 @@ def test_ai_task_engine_fault_in_submit_is_retried(ai_game, engine, monkeypatch,
     assert g.needs_attention and g.seq == 0
 
 
-def test_failed_ai_enqueue_flags_the_game_but_the_action_stands(alice, monkeypatch, django_capture_on_commit_callbacks):
+def test_failed_ai_enqueue_flags_the_game_but_the_action_stands(
+    alice, monkeypatch, django_capture_on_commit_callbacks
+):
     from games import tasks
 
     def dead_broker(game_id):
@@ -335,7 +344,9 @@ def test_verify_games_passes_good_games(played):
 
 def test_verify_games_names_a_tampered_action(played):
     row = GameAction.objects.get(game=played, seq=3)
-    tamper("UPDATE games_gameaction SET action = %s WHERE id = %s", [json.dumps({"type": "end_turn"}), row.pk])
+    tamper(
+        "UPDATE games_gameaction SET action = %s WHERE id = %s", [json.dumps({"type": "end_turn"}), row.pk]
+    )
     code, out, err = run_verify()
     assert code == 1
     assert f"row {played.pk}#3 (id {row.pk}): its hash does not match its contents" in err
@@ -348,7 +359,10 @@ def test_verify_games_names_a_rehashed_row_by_the_next_link(played, engine):
     start = engine.load_scenario(Snapshot.objects.get(game=played, seq=0).state)
     other = next(a for a in engine.legal_actions(start) if a["type"] == "move" and a != row.action)
     forged = action_hash(row.prev_hash, played.pk, 1, row.seat.color, other)
-    tamper("UPDATE games_gameaction SET action = %s, hash = %s WHERE id = %s", [json.dumps(other), forged, row.pk])
+    tamper(
+        "UPDATE games_gameaction SET action = %s, hash = %s WHERE id = %s",
+        [json.dumps(other), forged, row.pk],
+    )
     code, out, err = run_verify()
     assert code == 1 and f"row {played.pk}#2" in err and "previous-row hash" in err
 
