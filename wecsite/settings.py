@@ -120,6 +120,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("WEC_CELERY_QUEUE") or WEC_REDIS_PREFIX
 CELERY_TASK_ACKS_LATE = True
+# A task whose worker died without acknowledging it (SIGKILL of the whole
+# worker, a lost machine) goes back on the queue after this many seconds.
+# (A killed pool child is requeued at once: play_ai_turn sets reject_on_worker_lost.)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("WEC_CELERY_VISIBILITY_TIMEOUT", "3600"))}
+if os.environ.get("WEC_CELERY_RESTORE_INTERVAL"):  # the fault tests: look for such tasks every N seconds
+    CELERY_BROKER_TRANSPORT_OPTIONS["unacked_restore_interval"] = float(os.environ["WEC_CELERY_RESTORE_INTERVAL"])
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
