@@ -139,9 +139,11 @@ def test_two_beat_processes_one_timeout_one_notification_one_email(alice, bob, t
     g = Game.objects.get(pk=game.pk)
     assert g.result == {"winner": "white", "reason": "timeout"}
     assert Notification.objects.filter(game=game, kind="game_over").count() == 2
-    mails = "".join(f.read_text() for f in mail_dir.glob("*.log"))
-    assert mails.count("Subject: ") == 2, mails
-    assert mails.count("To: alice@example.com") == 1 and mails.count("To: bob@example.com") == 1
+    mails = "".join(f.read_text() for f in mail_dir.glob("*.log")).split("-" * 79)
+    ended = [m for m in mails if f"Game {game.pk} has ended" in m]
+    assert len(ended) == 2, mails
+    assert sorted(m.split("To: ")[1].split()[0] for m in ended) == ["alice@example.com", "bob@example.com"]
+    assert len([m for m in mails if "started game" in m]) == 1  # bob's, from the start, also once
 
 
 # --- Redis restarted --------------------------------------------------------------------------------
