@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from .integrity import purge_game
 from .models import Game, GameAction, Notification, Seat, Snapshot
 
 
@@ -10,15 +11,30 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "engine", "status", "seq", "to_move", "days_per_move", "created", "updated")
-    list_filter = ("status", "engine")
+    list_display = ("id", "engine", "status", "seq", "to_move", "days_per_move", "needs_attention", "created", "updated")
+    list_filter = ("needs_attention", "status", "engine")
     inlines = [SeatInline]
+
+    def delete_model(self, request, obj):
+        # The action log is append-only in the database; a whole game goes
+        # only through purge_game, which the trigger lets through.
+        purge_game(obj.pk)
+
+    def delete_queryset(self, request, queryset):
+        for pk in list(queryset.values_list("pk", flat=True)):
+            purge_game(pk)
 
 
 @admin.register(GameAction)
 class GameActionAdmin(admin.ModelAdmin):
     list_display = ("game", "seq", "seat", "created")
-    readonly_fields = ("game", "seq", "seat", "action", "created")
+    readonly_fields = ("game", "seq", "seat", "action", "created", "prev_hash", "hash")
+
+    def has_change_permission(self, request, obj=None):
+        return False  # append-only: the database refuses changes anyway
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Snapshot)

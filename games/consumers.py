@@ -7,11 +7,15 @@ listens to its own group and is rung only when its own view changed: an
 enemy's unseen action sends nothing, so neither the content nor the count nor
 the timing of the frames depends on it."""
 
+import json
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from .models import Seat
 from .services import group_name, user_group_name
+
+MAX_FRAME_CHARS = 1000
 
 
 @database_sync_to_async
@@ -30,6 +34,18 @@ class _GroupConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        # The browser only ever sends small JSON pings.  Anything else (binary,
+        # not JSON, absurdly deep or long) is dropped here instead of raising
+        # inside the consumer, which would kill the socket.
+        if text_data is None or len(text_data) > MAX_FRAME_CHARS:
+            return
+        try:
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content, **kwargs):
         # The browser has nothing to say; moves go over HTTP.

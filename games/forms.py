@@ -73,6 +73,21 @@ def _place(text: str, *, square_only: bool = False) -> list:
     return [row, col] if level is None else [row, col, level]
 
 
+# An action is a small flat document (places are [row, col, level] lists);
+# anything much bigger or deeper is not an action, and refusing it early keeps
+# json.loads and the comparison code from recursing without bound.
+MAX_ACTION_CHARS = 4000
+MAX_ACTION_DEPTH = 6
+
+
+def _depth(value, limit: int) -> int:
+    """How deeply `value` nests, counting no further than `limit` + 1."""
+    if limit < 0 or not isinstance(value, (dict, list)):
+        return 0
+    items = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(v, limit - 1) for v in items), default=0)
+
+
 def action_from_post(data) -> dict:
     """The action a request posted: JSON in `action`, or one field per key
     (`type`, places as 'r-c-level', `direction` as 'dr,dc', ids as numbers).
@@ -80,11 +95,15 @@ def action_from_post(data) -> dict:
     service's business."""
     raw = data.get("action")
     if raw not in (None, ""):
+        if not isinstance(raw, str) or len(raw) > MAX_ACTION_CHARS:
+            raise ActionError(_("That is not a valid action."))
         try:
             action = json.loads(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):  # RecursionError: absurdly deep nesting
             raise ActionError(_("That is not a valid action.")) from None
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise ActionError(_("That is not a valid action."))
+        if _depth(action, MAX_ACTION_DEPTH) > MAX_ACTION_DEPTH:
             raise ActionError(_("That is not a valid action."))
         return action
     kind = (data.get("type") or "").strip()

@@ -38,6 +38,10 @@ class Game(models.Model):
     # When the turn last passed (or the game started or ended): the only game
     # time players see in lists, since both sides see every turn change.
     turn_started = models.DateTimeField(_("turn started"), null=True, blank=True)
+    # Set when the server AI could not play its turn after its retries: the
+    # operators must look (admin filter), and the players see a neutral notice.
+    needs_attention = models.BooleanField(_("needs attention"), default=False)
+    attention_note = models.CharField(_("attention note"), max_length=200, blank=True, default="")
 
     class Meta:
         ordering = ["-updated"]
@@ -82,13 +86,19 @@ class Seat(models.Model):
 
 
 class GameAction(models.Model):
-    """Append-only log of every action, numbered 1, 2, 3... per game."""
+    """Append-only log of every action, numbered 1, 2, 3... per game.
+
+    PostgreSQL refuses UPDATE and DELETE on these rows (a trigger; only
+    games.integrity.purge_game may remove a whole game), and each row is
+    chained to the one before by `hash` (see games.integrity)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField(_("number"))
     seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="actions")
     action = models.JSONField(_("action"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    prev_hash = models.CharField(_("previous row's hash"), max_length=64, default="", blank=True)
+    hash = models.CharField(_("hash"), max_length=64, default="", blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_action_seq")]

@@ -14,11 +14,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .engine import get_game_engine
+from .integrity import append_action
 from .models import Color, Game, GameAction, Notification, Seat, Snapshot, other_color
 from .selectors import load_state
 
@@ -61,6 +62,30 @@ class IllegalMove(GameError):
 
 class InvalidRequest(GameError):
     status = 400
+
+
+class EngineFault(GameError):
+    """The rules engine raised on a request that got past every check: a bug on
+    our side, not the player's.  Answered as a 500 with this message (never a
+    bare error page); the trace goes to the log under `incident`, which the
+    message quotes so a player's report can be matched to it."""
+
+    status = 500
+
+    def __init__(self, incident: str):
+        super().__init__(
+            _(
+                "Something went wrong on our side while playing that. Nothing was changed, "
+                "and the operators have been told (reference %(incident)s)."
+            )
+            % {"incident": incident}
+        )
+        self.incident = incident
+
+
+def new_incident() -> str:
+    """A short random reference that ties a player's error message to the log."""
+    return secrets.token_hex(4)
 
 
 def group_name(game_id: int, color: str) -> str:
@@ -187,7 +212,13 @@ def _schedule_ai_if_needed(game: Game) -> None:
     def enqueue():
         from .tasks import play_ai_turn
 
-        play_ai_turn.delay(game_id)
+        try:
+            play_ai_turn.delay(game_id)
+        except Exception:  # a dead broker must not turn a committed action into an error page
+            logger.exception("could not queue the AI turn for game %s", game_id)
+            Game.objects.filter(pk=game_id).update(
+                needs_attention=True, attention_note="the AI's turn could not be queued"
+            )
 
     transaction.on_commit(enqueue)
 
@@ -428,6 +459,31 @@ _ACTION_TYPES = ("move", "end_turn", "fire", "pickup", "drop", "exchange", "rein
 def submit_action(
     game_id: int, user, action, expected_seq: int | None = None, expected_version: int | None = None
 ) -> GameAction:
+    """Apply one action for `user` in game `game_id` (see _submit_action).
+
+    Any exception other than a refusal (GameError) or a database outage
+    (DatabaseError, answered as a 503 by the middleware) is an engine fault:
+    the transaction has rolled back, so nothing changed; the full trace is
+    logged and the player gets EngineFault's plain message."""
+    try:
+        return _submit_action(game_id, user, action, expected_seq, expected_version)
+    except (GameError, DatabaseError):
+        raise
+    except Exception as exc:
+        incident = new_incident()
+        logger.exception(
+            "engine fault %s in game %s: user %s, action %r",
+            incident,
+            game_id,
+            getattr(user, "pk", None),
+            action,
+        )
+        raise EngineFault(incident) from exc
+
+
+def _submit_action(
+    game_id: int, user, action, expected_seq: int | None, expected_version: int | None
+) -> GameAction:
     """Apply one action for `user` in game `game_id`.
 
     Locks the game row, checks that it is the user's game and turn and that the
@@ -464,11 +520,11 @@ def submit_action(
             new_state = engine.apply(state, action)
         except ValueError as exc:  # the engine's IllegalAction is a ValueError
             raise IllegalMove(str(exc) or _("That action is not allowed.")) from exc
-        except (KeyError, TypeError, IndexError) as exc:
-            raise MalformedAction(_("That is not a valid action.")) from exc
+        # Anything else the engine raises on one of its own legal actions is a
+        # bug on our side: submit_action reports it as an EngineFault.
 
         game.seq += 1
-        entry = GameAction.objects.create(game=game, seq=game.seq, seat=seat, action=action)
+        entry = append_action(game, seat, action)  # hash-chained to the row before
         every = max(1, int(settings.WEC_SNAPSHOT_EVERY))
         if game.seq % every == 0:
             Snapshot.objects.create(game=game, seq=game.seq, state=engine.dump_scenario(new_state))

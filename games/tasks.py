@@ -29,10 +29,101 @@ def choose_ai_action(actions: list[dict], moved: bool, rng: random.Random) -> di
     return end[0] if end else None
 
 
-@shared_task(name="games.tasks.play_ai_turn", ignore_result=True)
-def play_ai_turn(game_id: int) -> int:
+class AITurnUnfinished(Exception):
+    """The AI's turn did not end although it is still the AI's turn."""
+
+
+def _ai_lock_key(game_id: int) -> int:
+    # A fixed namespace in the high bits keeps these advisory locks apart from
+    # any other use of pg_advisory_lock on the same database.
+    return (0x57EC << 40) | int(game_id)
+
+
+def _flag_attention(game_id: int, note: str) -> None:
+    from .models import Game
+
+    Game.objects.filter(pk=game_id).update(needs_attention=True, attention_note=note[:200])
+
+
+def _clear_attention(game_id: int) -> None:
+    from .models import Game
+
+    Game.objects.filter(pk=game_id, needs_attention=True).update(needs_attention=False, attention_note="")
+
+
+@shared_task(
+    name="games.tasks.play_ai_turn",
+    bind=True,
+    ignore_result=True,
+    # Acknowledged only when it returns, and given back to the broker when the
+    # worker process dies (SIGKILL, OOM), so a killed worker's turn is redone
+    # by another; the advisory lock and the "is it still the AI's turn" check
+    # make that second run (or any duplicate delivery) add nothing twice.
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=3,
+)
+def play_ai_turn(self, game_id: int) -> int:
     """Play one whole turn for the AI seat of `game_id`, through the same
-    service a person's clicks go through.  Returns the number of actions made."""
+    service a person's clicks go through.  Returns the number of actions made.
+
+    Idempotent per game and turn: only one run at a time plays a game (a
+    PostgreSQL session advisory lock, freed by the server if the worker dies),
+    and a run that finds it is no longer the AI's turn does nothing.  An
+    unexpected error is logged and retried (WEC_AI_MAX_RETRIES times,
+    WEC_AI_RETRY_SECONDS apart); after the last one the game is flagged
+    `needs_attention` for the operators instead of hanging silently."""
+    from django.conf import settings
+    from django.db import DatabaseError, connection
+
+    key = _ai_lock_key(game_id)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        locked = cursor.fetchone()[0]
+    if not locked:
+        logger.info("AI turn for game %s is already being played; this delivery does nothing", game_id)
+        return 0
+    try:
+        made = _play_ai_turn(game_id)
+    except Exception as exc:
+        retries = int(getattr(settings, "WEC_AI_MAX_RETRIES", 3))
+        if self.request.retries < retries:
+            logger.warning(
+                "AI turn in game %s failed (attempt %s of %s); retrying",
+                game_id,
+                self.request.retries + 1,
+                retries + 1,
+                exc_info=True,
+            )
+            raise self.retry(
+                exc=exc, countdown=float(getattr(settings, "WEC_AI_RETRY_SECONDS", 5)), max_retries=retries
+            ) from exc
+        logger.error("AI turn in game %s failed for good; flagged for the operators", game_id, exc_info=True)
+        _flag_attention(game_id, f"AI turn failed: {type(exc).__name__}")
+        return 0
+    finally:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+        except DatabaseError:  # the connection is gone, and its lock with it
+            logger.warning("could not release the AI lock of game %s", game_id, exc_info=True)
+    _clear_attention(game_id)
+    return made
+
+
+def _ai_delay() -> None:
+    """Test-only pause before each AI action (WEC_AI_ACTION_DELAY seconds, 0 in
+    production), so the fault tests can kill a worker in the middle of a turn."""
+    import time
+
+    from django.conf import settings
+
+    delay = float(getattr(settings, "WEC_AI_ACTION_DELAY", 0) or 0)
+    if delay > 0:
+        time.sleep(delay)
+
+
+def _play_ai_turn(game_id: int) -> int:
     from .engine import get_game_engine
     from .models import Game
     from .selectors import load_state, seat_by_color
@@ -44,10 +135,10 @@ def play_ai_turn(game_id: int) -> int:
     for _ in range(MAX_ACTIONS_PER_TURN):
         game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
         if game.status != Game.Status.ACTIVE:
-            break
+            return made
         seat = seat_by_color(game, game.to_move)
         if seat is None or seat.user is None or not seat.user.is_ai:
-            break
+            return made  # not (or no longer) the AI's turn: a duplicate run ends here
         engine = get_game_engine(game.engine)
         state = load_state(game)
         actions = engine.legal_actions(state)
@@ -60,18 +151,26 @@ def play_ai_turn(game_id: int) -> int:
         else:
             action = choose_ai_action(actions, moved, rng)
         if action is None:
-            logger.warning("AI has no legal action in game %s", game_id)
-            break
+            raise AITurnUnfinished(f"no legal action in game {game_id}")
+        _ai_delay()
         try:
             submit_action(game_id, seat.user, action, expected_seq=game.seq)
         except GameError as exc:
+            if exc.status >= 500:
+                raise  # an engine fault: let the task retry, then flag the game
             logger.info("AI action refused in game %s: %s", game_id, exc.message)
             continue
         made += 1
         if action.get("type") == "move":
             moved = True
         if action.get("type") == "end_turn":
-            break
+            return made
+    game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
+    seat = seat_by_color(game, game.to_move)
+    if game.status == Game.Status.ACTIVE and seat is not None and seat.user is not None and seat.user.is_ai:
+        raise AITurnUnfinished(
+            f"the AI did not finish its turn in game {game_id} in {MAX_ACTIONS_PER_TURN} tries"
+        )
     return made
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import sys
 from urllib.parse import urlencode
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import DatabaseError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -19,6 +22,15 @@ from .board import build_board, parse_place, place_key
 from .engine import get_game_engine
 from .forms import ActionError, NewGameForm, action_from_post
 from .models import Game, other_color
+
+logger = logging.getLogger(__name__)
+
+
+def _refused(request, message: str, status: int, game_id: int | None = None):
+    """A refused plain (non-htmx) POST: a small page saying why, with the
+    refusal's own 4xx status (never a redirect that hides it)."""
+    back_url = reverse("game_detail", args=[game_id]) if game_id is not None else ""
+    return render(request, "games/refused.html", {"message": message, "back_url": back_url}, status=status)
 
 
 def home(request):
@@ -82,8 +94,7 @@ def accept_seek(request, game_id: int):
     except Game.DoesNotExist:
         raise Http404 from None
     except services.GameError as exc:
-        messages.error(request, exc.message)
-        return redirect("home")
+        return _refused(request, exc.message, exc.status)
     return redirect("game_detail", game_id=game_id)
 
 
@@ -95,7 +106,7 @@ def cancel_seek(request, game_id: int):
     except Game.DoesNotExist:
         raise Http404 from None
     except services.GameError as exc:
-        messages.error(request, exc.message)
+        return _refused(request, exc.message, exc.status)
     return redirect("home")
 
 
@@ -331,7 +342,7 @@ def game_act(request, game_id: int):
         error, status = (str(exc) if isinstance(exc, ActionError) else _("That is not a valid action.")), 400
     if not request.htmx:
         if error:
-            messages.error(request, error)
+            return _refused(request, error, status, game.pk)
         return redirect("game_detail", game_id=game.pk)
     game = selectors.get_game(game.pk)
     seat = selectors.seat_for(game, request.user)  # with its new view version
@@ -351,9 +362,29 @@ def resign(request, game_id: int):
     try:
         services.resign(game.pk, request.user)
     except services.GameError as exc:
-        messages.error(request, exc.message)
+        return _refused(request, exc.message, exc.status, game.pk)
     return redirect("game_detail", game_id=game.pk)
 
 
 def healthz(request):
     return HttpResponse("ok", content_type="text/plain")
+
+
+def server_error(request):
+    """handler500: a plain page that needs neither the database nor a session
+    (either may be what failed).  A database outage is answered 503 (try again
+    shortly); anything else 500.  Django has already logged the trace."""
+    exc = sys.exc_info()[1]
+    if isinstance(exc, DatabaseError):
+        status = 503
+        title = _("Wec Online is briefly unavailable")
+        message = _("We cannot reach our database just now. Nothing you sent was half-done; please try again in a minute.")
+    else:
+        status = 500
+        title = _("Something went wrong")
+        message = _("Something went wrong on our side. The operators have been told; please try again later.")
+    html = render_to_string("server_error.html", {"title": title, "message": message})
+    response = HttpResponse(html, status=status)
+    if status == 503:
+        response["Retry-After"] = "30"
+    return response

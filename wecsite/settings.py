@@ -144,6 +144,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("WEC_CELERY_QUEUE") or WEC_REDIS_PREFIX
 CELERY_TASK_ACKS_LATE = True
+# A task whose worker died without acknowledging it (SIGKILL of the whole
+# worker, a lost machine) goes back on the queue after this many seconds.
+# (A killed pool child is requeued at once: play_ai_turn sets reject_on_worker_lost.)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("WEC_CELERY_VISIBILITY_TIMEOUT", "3600"))}
+if os.environ.get("WEC_CELERY_RESTORE_INTERVAL"):  # the fault tests: look for such tasks every N seconds
+    CELERY_BROKER_TRANSPORT_OPTIONS["unacked_restore_interval"] = float(os.environ["WEC_CELERY_RESTORE_INTERVAL"])
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
@@ -279,3 +285,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# --- Robustness (games/tasks.py::play_ai_turn) ------------------------------------
+# How often a failing AI turn is retried, and how far apart, before the game is
+# flagged `needs_attention` for the operators.
+WEC_AI_MAX_RETRIES = int(os.environ.get("WEC_AI_MAX_RETRIES", "3"))
+WEC_AI_RETRY_SECONDS = float(os.environ.get("WEC_AI_RETRY_SECONDS", "5"))
+# Test-only: seconds the AI waits before each action (the fault tests kill a
+# worker in the middle of a turn).  Always 0 in production.
+WEC_AI_ACTION_DELAY = float(os.environ.get("WEC_AI_ACTION_DELAY", "0"))

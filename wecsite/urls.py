@@ -6,3 +6,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
 ]
+
+# A plain page for server errors that works without the database (503 when the
+# database is what failed).
+handler500 = "games.views.server_error"

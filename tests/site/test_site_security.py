@@ -228,9 +228,9 @@ def test_submit_rate_limit(client, alice, bob, settings, frozen_clock):
     client.force_login(alice)
     url = reverse("game_act", args=[game.pk])
     for _ in range(2):  # refused actions count too
-        response = client.post(url, {"action": "{not json", "seq": "0"}, HTTP_HX_REQUEST="true")
+        response = client.post(url, {"action": "{not json"}, HTTP_HX_REQUEST="true")
         assert response.status_code == 400
-    response = client.post(url, {"action": json.dumps(first_move(game)), "seq": "0"}, HTTP_HX_REQUEST="true")
+    response = client.post(url, {"action": json.dumps(first_move(game))}, HTTP_HX_REQUEST="true")
     assert response.status_code == 429
     assert 1 <= int(response["Retry-After"]) <= 60
     assert "too often" in response.content.decode()
@@ -239,11 +239,11 @@ def test_submit_rate_limit(client, alice, bob, settings, frozen_clock):
     assert GameAction.objects.filter(game=game).count() == 0
     assert Game.objects.get(pk=game.pk).seq == 0
     # A plain form post gets a whole page, also 429.
-    response = client.post(url, {"action": json.dumps(first_move(game)), "seq": "0"})
+    response = client.post(url, {"action": json.dumps(first_move(game))})
     assert response.status_code == 429 and "<html" in response.content.decode()
     # The limit is per user: Bob is not affected.
     client.force_login(bob)
-    response = client.post(url, {"action": "{not json", "seq": "0"}, HTTP_HX_REQUEST="true")
+    response = client.post(url, {"action": "{not json"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 400
 
 

@@ -195,9 +195,10 @@ def test_post_move_and_errors(client, game, alice, bob, engine):
     response = client.post(url, {"action": json.dumps({"type": "end_turn"}), "version": v + 1}, **hx)
     assert response.status_code == 200
     assert Game.objects.get().to_move == "white"
-    # Without htmx: redirect back to the page, error as a message.
+    # Without htmx: the refusal's own 4xx and a small page saying why (not a redirect).
     response = client.post(url, {"action": json.dumps(move), "version": version("black")})
-    assert response.status_code == 302
+    assert response.status_code == 409
+    assert 'id="refused-message"' in response.content.decode()
 
 
 def test_move_options_groups_several_actions_per_target(game, engine, monkeypatch):
