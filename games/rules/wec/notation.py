@@ -956,6 +956,8 @@ def _event_phrase(ev: dict[str, Any], attached: bool) -> str | None:
         return f"a {name} flew {_COMPASS[tuple(ev['direction'])]} to {_slot_where(ev['slot'])}"
     if kind == "lock_lost":
         return f"a {_PROJECTILE_NAMES[ev['projectile']]} lost its target"
+    if kind == "projectile_spent":
+        return f"the {_PROJECTILE_NAMES[ev['projectile']]}, with no heading to fly on, was spent"
     if kind == "projectile_gone":
         return f"a {_PROJECTILE_NAMES[ev['projectile']]} left the board"
     return None
