@@ -66,15 +66,19 @@ def option_values(name: str) -> list[Any]:
     return list(allowed)
 
 
-def random_options(rng: random.Random) -> dict[str, Any]:
-    """A random valid option set: every option drawn from all its values,
-    then the one combination rule of ``options.resolve`` honoured."""
-    opts = {name: rng.choice(option_values(name)) for name in _SPEC}
+def random_options(rng: random.Random, pinned: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A random valid option set: every option drawn from all its values
+    (those in ``pinned`` kept), then the one combination rule of
+    ``options.resolve`` honoured by changing an option that is not pinned."""
+    pinned = pinned or {}
+    opts = {name: pinned[name] if name in pinned else rng.choice(option_values(name)) for name in _SPEC}
     if opts["sub_jet_combat"] and (opts["movement"] == "weaponized" or opts["action_restriction"] != "move_only"):
-        if rng.random() < 0.5:
+        if "sub_jet_combat" not in pinned and (pinned.keys() & {"movement", "action_restriction"}
+                                               or rng.random() < 0.5):
             opts["sub_jet_combat"] = False
         else:
-            opts["movement"] = rng.choice(["standard_chess", "mass_destruction"])
+            if opts["movement"] == "weaponized":
+                opts["movement"] = rng.choice(["standard_chess", "mass_destruction"])
             opts["action_restriction"] = "move_only"
     return opts
 
@@ -136,11 +140,15 @@ def crowded_scenario(rng: random.Random, opts: dict[str, Any]) -> dict[str, Any]
                                {"type": "sub", "color": "white", "row": 4, "col": 6}]}
 
 
-def start_position(rng: random.Random) -> tuple[Any, dict[str, Any] | None, dict[str, Any]]:
+def start_position(rng: random.Random, options: dict[str, Any] | None = None, crowded: bool | None = None,
+                   ) -> tuple[Any, dict[str, Any] | None, dict[str, Any]]:
     """A random starting game, its scenario document (None for a standard
-    game) and its options."""
-    opts = random_options(rng)
-    if rng.random() < 0.6:
+    game) and its options (``options`` if given, else random ones); a
+    crowded scenario or not as ``crowded`` says, else at random."""
+    opts = random_options(rng) if options is None else options
+    if crowded is None:
+        crowded = rng.random() < 0.6
+    if crowded:
         for _ in range(50):
             doc = crowded_scenario(rng, opts)
             try:
@@ -175,9 +183,11 @@ def _strip_censored(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def check_game(seed: int, cap: int = 60, undo_rate: float = 0.15, details: list[str] | None = None) -> Counter[str]:
+def check_game(seed: int, cap: int = 60, undo_rate: float = 0.15, details: list[str] | None = None,
+               options: dict[str, Any] | None = None, crowded: bool | None = None) -> Counter[str]:
     """Play one seeded random game of at most ``cap`` actions and count its
-    mismatches by kind (see the module's docstring)."""
+    mismatches by kind (see the module's docstring). ``options`` and
+    ``crowded`` fix the option set and the kind of start (else random)."""
     rng = random.Random(seed)
     found: Counter[str] = Counter()
 
@@ -187,7 +197,7 @@ def check_game(seed: int, cap: int = 60, undo_rate: float = 0.15, details: list[
             details.append(f"seed {seed}: {kind}: {what}")
 
     try:
-        game, doc, opts = start_position(rng)
+        game, doc, opts = start_position(rng, options, crowded)
     except Exception:  # noqa: BLE001 - a crash is what this counts
         miss("error", "start: " + traceback.format_exc(limit=3))
         return found
