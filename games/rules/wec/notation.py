@@ -5,11 +5,14 @@ actions were taken in)::
 
     MV:<piece>-><level><location>{-TRA-><type>|,DO><location><type><location>{,<type><location>}}
     {,FI1:<weapon>/<piece><aim>}{,FI2:...}{,PU:...}{,EX:...}{,RE:...}{,DR:...}{,RS:<result>{,<result>}}
+    {,SQ:<12DPXMR letters>}
 
-A piece is ``<code><level>(<row>,<col>)<count><articles><hand>``: level ``^``
-air, ``v`` sub, nothing for ground; hand ``<`` left, ``>`` right. The full
-grammar, and every choice made where the manual is unclear, are in
-docs/engine-api.md ("Notation") and docs/rulings.md ("Notation").
+A piece is ``<code><level>(<row>,<col>)<count><articles><hand>{#n}``: level
+``^`` air, ``v`` sub, nothing for ground; hand ``<`` left, ``>`` right; ``#n``
+which of two alike Pieces sharing a place acted. ``SQ:`` gives the order the
+actions were taken in when it is not the one a reader tries first. The full
+grammar is in docs/notation.md, and every choice made where the manual is
+unclear in docs/rulings.md ("Notation").
 
 :func:`turn_text` writes a Turn from its log entries, :func:`parse_turn` reads
 one back into actions, :func:`replay` rebuilds a game from its history, and
