@@ -11,7 +11,7 @@ from typing import Any
 
 from .constants import LEVEL_INDEX, LEVELS, PRIMARY, SIZE, other, slot_of
 from .moves import Candidate, all_candidates, describe, resolve
-from .notation import turn_text
+from .notation import mark_alike, turn_text
 from .state import Game, Piece, empty_turn
 from .visibility import hidden_from, sees_sub, update_markers
 
@@ -197,8 +197,6 @@ def _record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str
     extra["public"] = actor is None or seen_by(enemy, actor.get("id"), moving)
     # Which of two alike Pieces on one place acted (issue 17): the notation
     # writes a "#n" marker, counted among the Pieces each reader can see.
-    from .notation import mark_alike
-
     for key in ("actor", "other"):
         if key in extra:
             mark_alike(before, extra[key], hidden[(enemy, "before")])
