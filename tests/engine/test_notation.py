@@ -13,7 +13,7 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, Phase, event, given, note, settings
+from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 import games.rules.wec as wec
@@ -122,7 +122,7 @@ def test_conversion_and_conversion_kill_then_carrying_chopper_lands():
              P("rocket_pawn", "white", 7, 7, "air", articles=["anti_conversion"])])
     check_turn(d, [fire([6, 7, "air"], "conversion", direction=[1, 0]), move([6, 7, "air"], [8, 9, G], carry=True)],
                "MV:CH^(6,7)<->(8,9)-TRA->CP,FI1:CS/CP^(6,7)->(7,7),"
-               "RS:ACS*RP^(7,7)1ACSW,CS*CH^(7,7)>W,CK*RP^(7,7)1ACSW")
+               "RS:ACS*RP^(7,7)1ACSW,CS*CH^(7,7)>W,CK*RP^(7,7)1ACSW,SQ:1M")
 
 
 def test_crash_kill():
@@ -202,7 +202,7 @@ def test_pickup_swap_reinforce_drop(quartermaster):
     ]
     game = check_turn(quartermaster, actions,
                       "MV:K(1,1)->(1,2),PU:RP(3,3)^SH,EX:TA(3,4)2XXXFL>->FL<=>BI<-CL(4,4)1BI<,RE:(8,1)TA>,"
-                      "DR:Q(6,6)1ASLvASL")
+                      "DR:Q(6,6)1ASLvASL,SQ:DRXPM")
     assert last(game)["plain"] == (
         "Black King (1,1) moved to (1,2); Black Rocket Pawn (3,3) picked up a Stealth; Black Tank (3,4) swapped "
         "its Flamer for the Bike of Black Cleric (4,4); Black Tank (8,1) arrived as a reinforcement; Black Queen "
@@ -247,10 +247,11 @@ def test_unseen_move_fire_and_results_are_left_out():
     game = play_turn(game, fire([3, 6, G], "flamer", direction=[1, 0]), move([3, 3, G], [4, 4, G]),
                      fire([4, 4, G], "sam_launcher", direction=[1, 0]))
     entry = last(game)
-    assert entry["text"] == "MV:AAA(3,3)->(4,4),FI1:FL/FP(3,6)->(4,6),FI2:SL/AAA(4,4)->(5,4),RS:S->(5,4)(1,0)"
+    assert entry["text"] == ("MV:AAA(3,3)->(4,4),FI1:FL/FP(3,6)->(4,6),FI2:SL/AAA(4,4)->(5,4),RS:S->(5,4)(1,0),"
+                             "SQ:1M2")
     assert entry["censored"] == "MV:?,FI1:FL/FP(3,6)->(4,6),RS:S->(5,4)(1,0)"
     assert wec.history(game, "white") == [entry["censored"]]
-    assert wec.history(game, "black") == [entry["text"]]
+    assert wec.history(game, "black") == [entry["own"]] == [entry["text"]]
     assert wec.history(game) == [entry["text"]]
     assert entry["plain_censored"] == (
         "Black moved a piece out of sight; Black Flamer Pawn (3,6) fired its Flamer north; at the end of the Turn "
@@ -436,13 +437,17 @@ def test_replay_refuses_a_text_that_does_not_fit_the_game():
 
 def test_replay_finds_the_order_the_actions_were_taken_in():
     # The Pawn fired before it moved: taken Move first, it would fire from
-    # its new Square and the text would not match.
+    # its new Square and the text would not match. The text says the order
+    # (SQ:1M, docs/notation.md); without it the reader still finds it.
     d = doc([P("flamer_pawn", "black", 3, 3), P("tank", "white", 5, 3, hand="left")])
     game = play_turn(wec.load_scenario(d), fire([3, 3, G], "flamer", direction=[1, 0]), move([3, 3, G], [4, 4, G]))
     text = last(game)["text"]
-    assert text == "MV:FP(3,3)->(4,4),FI1:FL/FP(3,3)->(4,3),RS:FK*TA(5,3)<W"
+    assert text == "MV:FP(3,3)->(4,4),FI1:FL/FP(3,3)->(4,3),RS:FK*TA(5,3)<W,SQ:1M"
     assert wec.replay([text], scenario=d) == game
     assert wec.parse_turn(text)[0]["type"] == "move"  # written first all the same
+    assert wec.parse_turn(text)[-1]["order"] == "1M"
+    old = wec.replay([text.removesuffix(",SQ:1M")], scenario=d)
+    assert wec.history(old) == [text]
 
 
 # --- the property: a game's history replays to the same game -----------------------------
@@ -529,13 +534,9 @@ def test_replaying_the_history_gives_the_same_game(setup):
     again = wec.replay(texts, opts)
     assert wec.history(again) == texts
     assert wec.plain_history(again) == wec.plain_history(game)
-    if same_but_order(again, game):
-        event("identical")
-        return
-    # The notation lists a Turn's actions in a fixed order and names pieces
-    # by their descriptions; where that leaves the order or the piece open
-    # and it mattered to the bookkeeping, only that bookkeeping may differ
-    # (docs/rulings.md, "Replaying").
-    event("equal but for action order / alike pieces")
     note(f"seed={seed} opts={opts} length={length}")
+    assert same_but_order(again, game)
     assert _alike(wec.dump_scenario(again)) == _alike(wec.dump_scenario(game))
+    # The #n and SQ: markers say which alike Piece acted and in what order
+    # (docs/notation.md): the replayed game is the same game, exactly.
+    assert wec.dump_scenario(again) == wec.dump_scenario(game)

@@ -11,7 +11,7 @@ from typing import Any
 
 from .constants import LEVEL_INDEX, LEVELS, PRIMARY, SIZE, other, slot_of
 from .moves import Candidate, all_candidates, describe, resolve
-from .notation import turn_text
+from .notation import mark_alike, turn_text
 from .state import Game, Piece, empty_turn
 from .visibility import hidden_from, sees_sub, update_markers
 
@@ -195,6 +195,11 @@ def _record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str
     kind = action["type"]
     moving = kind == "move" or (kind == "fire" and action.get("weapon") in ("bike", "jump_pack", "scuba"))
     extra["public"] = actor is None or seen_by(enemy, actor.get("id"), moving)
+    # Which of two alike Pieces on one place acted (issue 17): the notation
+    # writes a "#n" marker, counted among the Pieces each reader can see.
+    for key in ("actor", "other"):
+        if key in extra:
+            mark_alike(before, extra[key], hidden[(enemy, "before")])
     if "other" in extra:
         # An Exchange shows both its Pieces: it is told only if both were seen.
         extra["public"] = extra["public"] and seen_by(enemy, extra["other"].get("id"))
@@ -313,9 +318,10 @@ def _apply_end_turn(game: Game) -> Game:
     # A finished Turn is kept as its notation (full, and as the enemy saw it)
     # and in plain English, so the state stays small however long the game
     # runs; a censored text equal to the full one is the same string object.
-    text, plain = turn_text(entries), plain_text(entries, color=color)
+    rule = game.options["action_restriction"]
+    text, plain = turn_text(entries, restriction=rule), plain_text(entries, color=color)
     censored, plain_censored = turn_text(entries, censored=True), plain_text(entries, censored=True, color=color)
-    own, plain_own = turn_text(entries, censored="own"), plain_text(entries, censored="own", color=color)
+    own, plain_own = turn_text(entries, censored="own", restriction=rule), plain_text(entries, censored="own", color=color)
     g.log = g.log + (
         {
             "color": color,

@@ -811,6 +811,12 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
             # The target landed, surfaced, died or changed sides: the lock breaks.
             proj["target"] = None
             events.append({"kind": "lock_lost", "projectile": proj["kind"]})
+            if not any(proj["direction"]):
+                # Launched at a Piece straight above or below and never moved:
+                # no heading to fly on as a directional projectile, so it is
+                # spent (docs/rulings.md, "A homing projectile whose target is gone").
+                events.append({"kind": "projectile_spent", "projectile": proj["kind"]})
+                return None
         elif (t.row, t.col) == (row, col):
             events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": t.slot})
             _hitslot_of(g, t.slot, proj["kind"], proj["strength"], events)

@@ -5,11 +5,14 @@ actions were taken in)::
 
     MV:<piece>-><level><location>{-TRA-><type>|,DO><location><type><location>{,<type><location>}}
     {,FI1:<weapon>/<piece><aim>}{,FI2:...}{,PU:...}{,EX:...}{,RE:...}{,DR:...}{,RS:<result>{,<result>}}
+    {,SQ:<12DPXMR letters>}
 
-A piece is ``<code><level>(<row>,<col>)<count><articles><hand>``: level ``^``
-air, ``v`` sub, nothing for ground; hand ``<`` left, ``>`` right. The full
-grammar, and every choice made where the manual is unclear, are in
-docs/engine-api.md ("Notation") and docs/rulings.md ("Notation").
+A piece is ``<code><level>(<row>,<col>)<count><articles><hand>{#n}``: level
+``^`` air, ``v`` sub, nothing for ground; hand ``<`` left, ``>`` right; ``#n``
+which of two alike Pieces sharing a place acted. ``SQ:`` gives the order the
+actions were taken in when it is not the one a reader tries first. The full
+grammar is in docs/notation.md, and every choice made where the manual is
+unclear in docs/rulings.md ("Notation").
 
 :func:`turn_text` writes a Turn from its log entries, :func:`parse_turn` reads
 one back into actions, :func:`replay` rebuilds a game from its history, and
@@ -85,12 +88,42 @@ def _level(d: dict[str, Any]) -> int:
     return level if isinstance(level, int) else LEVEL_INDEX[level]
 
 
-def piece_text(d: dict[str, Any]) -> str:
-    """A piece description from a piece dict (``moves.describe``; level an int or a name)."""
+def piece_text(d: dict[str, Any], censored: bool | str = False) -> str:
+    """A piece description from a piece dict (``moves.describe``; level an int or a name).
+
+    An acting Piece that shares its place with an alike one (same colour,
+    type, hand and Articles) ends with ``#n``: it is the n-th of them in the
+    board's (id) order, counted among the Pieces the reader could see
+    (``censored`` as in :func:`turn_text`); see docs/notation.md.
+    """
     arts = d.get("articles") or []
     art = f"{len(arts)}{''.join(ARTICLE_CODES[a] for a in arts)}" if arts else ""
     hand = {"left": "<", "right": ">"}.get(d.get("hand") or "", "")
-    return f"{PIECE_CODES[d['type']]}{_LEVEL_MARK[_level(d)]}({d['row']},{d['col']}){art}{hand}"
+    mark = d.get("mark_public" if censored is True else "mark")
+    tail = f"#{mark}" if mark else ""
+    return f"{PIECE_CODES[d['type']]}{_LEVEL_MARK[_level(d)]}({d['row']},{d['col']}){art}{hand}{tail}"
+
+
+def _alike(p: Any, q: Any) -> bool:
+    return p.color == q.color and p.type == q.type and p.hand == q.hand and p.articles == q.articles
+
+
+def mark_alike(game: Game, d: dict[str, Any], hidden_from_enemy: frozenset[int]) -> None:
+    """Mark the piece dict ``d`` (of a Piece on ``game``'s board, before it
+    acts) with its place among alike Pieces sharing its place: ``mark`` for
+    its own side and the full record, ``mark_public`` among those the enemy
+    sees. Nothing is added where it is the only one."""
+    pid = d.get("id")
+    p = game.pieces.get(pid) if pid is not None else None
+    if p is None or len(game.board[p.slot]) < 2:
+        return
+    alike = [i for i in game.board[p.slot] if _alike(game.pieces[i], p)]
+    if len(alike) < 2:
+        return
+    d["mark"] = alike.index(pid) + 1
+    seen = [i for i in alike if i == pid or i not in hidden_from_enemy]
+    if len(seen) > 1:
+        d["mark_public"] = seen.index(pid) + 1
 
 
 def _place_text(place: list[Any]) -> str:
@@ -111,7 +144,7 @@ def _shown(item: dict[str, Any], censored: bool | str) -> bool:
 
 def _move_text(entry: dict[str, Any], censored: bool | str = False) -> str:
     a = entry["action"]
-    s = f"MV:{piece_text(entry['actor'])}->{_place_text(a['to'])}"
+    s = f"MV:{piece_text(entry['actor'], censored)}->{_place_text(a['to'])}"
     events = [ev for ev in entry["events"] if _shown(ev, censored)]
     for ev in events:
         if ev["kind"] == "carried":
@@ -124,10 +157,10 @@ def _move_text(entry: dict[str, Any], censored: bool | str = False) -> str:
     return s
 
 
-def _fire_body(entry: dict[str, Any]) -> str:
+def _fire_body(entry: dict[str, Any], censored: bool | str = False) -> str:
     a = entry["action"]
     actor = entry["actor"]
-    s = f"{WEAPON_CODES[a['weapon']]}/{piece_text(actor)}"
+    s = f"{WEAPON_CODES[a['weapon']]}/{piece_text(actor, censored)}"
     if "direction" in a:
         dr, dc = a["direction"]
         return s + f"->({actor['row'] + dr},{actor['col'] + dc})"
@@ -144,15 +177,15 @@ def _segment(entry: dict[str, Any], censored: bool | str = False) -> str:
     if kind == "move":
         return _move_text(entry, censored)
     if kind == "fire":
-        return _fire_body(entry)
+        return _fire_body(entry, censored)
     if kind == "pickup":
-        return f"PU:{piece_text(actor)}^{ARTICLE_CODES[a['article']]}"
+        return f"PU:{piece_text(actor, censored)}^{ARTICLE_CODES[a['article']]}"
     if kind == "drop":
-        return f"DR:{piece_text(actor)}v{ARTICLE_CODES[a['article']]}"
+        return f"DR:{piece_text(actor, censored)}v{ARTICLE_CODES[a['article']]}"
     if kind == "exchange":
         art = ARTICLE_CODES[a["article"]]
         mid = f"->{art}<=>{ARTICLE_CODES[a['swap']]}<-" if a.get("swap") else f"->{art}->"
-        return f"EX:{piece_text(actor)}{mid}{piece_text(entry['other'])}"
+        return f"EX:{piece_text(actor, censored)}{mid}{piece_text(entry['other'], censored)}"
     if kind == "reinforce":
         hand = {"left": "<", "right": ">"}.get((actor or {}).get("hand") or "", "")
         return f"RE:({a['to'][0]},{a['to'][1]}){PIECE_CODES[a['piece_type']]}{hand}"
@@ -191,11 +224,41 @@ def _result_items(entry: dict[str, Any], censored: bool | str = False) -> list[s
     return out
 
 
-def turn_text(entries: list[dict[str, Any]], censored: bool | str = False) -> str:
+#: The order the notation writes a Turn's actions in, as 12DPXMR letters.
+WRITTEN_ORDER = "M12PXRD"
+#: The order the 12DPXMR Action Restrictions make the only legal one (l. 1960-1969).
+RESTRICTED_ORDER = "12DPXMR"
+_SEQUENCE_RE = re.compile(r",SQ:([12DPXMR]+)$")
+
+
+def expected_order(restriction: str | None) -> str:
+    """The order a reader takes a Turn's actions in when the text says none."""
+    return RESTRICTED_ORDER if restriction in ("12dpxmr", "12dpxmr_one_piece") else WRITTEN_ORDER
+
+
+def sequence(entries: list[dict[str, Any]]) -> str:
+    """The 12DPXMR letters of a Turn's actions in the order they were taken."""
+    out = []
+    fires = 0
+    for e in entries:
+        kind = e["action"]["type"]
+        if kind == "fire":
+            fires += 1
+            out.append(str(fires))
+        elif kind != "end_turn":
+            out.append(_ORDER_CODE[kind])
+    return "".join(out)
+
+
+def turn_text(entries: list[dict[str, Any]], censored: bool | str = False, restriction: str | None = None) -> str:
     """The notation of one Turn from its log entries (in the order they happened).
 
     ``censored`` gives what the enemy of the acting side may read: actions and
     events it did not see are left out, and a Move it did not see is ``MV:?``.
+    When the actions were taken in another order than the one a reader tries
+    first (:func:`expected_order` of the game's ``restriction``), the full
+    and own texts end with ``,SQ:`` and that order (docs/notation.md); the
+    enemy's censored text never does.
     """
     move = next((e for e in entries if e["action"]["type"] == "move"), None)
     if move is None:
@@ -205,12 +268,17 @@ def turn_text(entries: list[dict[str, Any]], censored: bool | str = False) -> st
     else:
         parts = [_move_text(move, censored)]
     fires = [e for e in entries if e["action"]["type"] == "fire" and _shown(e, censored)]
-    parts.extend(f"FI{n}:{_fire_body(e)}" for n, e in enumerate(fires, 1))
+    parts.extend(f"FI{n}:{_fire_body(e, censored)}" for n, e in enumerate(fires, 1))
     for kind in ("pickup", "exchange", "reinforce", "drop"):
-        parts.extend(_segment(e) for e in entries if e["action"]["type"] == kind and _shown(e, censored))
+        parts.extend(_segment(e, censored) for e in entries if e["action"]["type"] == kind and _shown(e, censored))
     results = [item for e in entries for item in _result_items(e, censored)]
     if results:
         parts.append("RS:" + ",".join(results))
+    if censored is not True:
+        seq = sequence(entries)
+        first = expected_order(restriction)
+        if seq != "".join(sorted(seq, key=first.index)):
+            parts.append("SQ:" + seq)
     return ",".join(parts)
 
 
@@ -231,7 +299,7 @@ def history(game: Game, color: str | None = None) -> list[str]:
     else:
         out = [turn["censored"] if turn["color"] != color else turn.get("own", turn["text"]) for turn in game.log]
     if game.result and game.turn_log:
-        out.append(turn_text(list(game.turn_log)))
+        out.append(turn_text(list(game.turn_log), restriction=game.options["action_restriction"]))
     return out
 
 
@@ -370,7 +438,14 @@ class _Cursor:
         level = self.level()
         row, col = self.location()
         arts = self.articles()
-        return {"type": kind, "row": row, "col": col, "level": level, "articles": arts, "hand": self.hand()}
+        d: dict[str, Any] = {"type": kind, "row": row, "col": col, "level": level, "articles": arts,
+                             "hand": self.hand()}
+        if self.eat("#"):
+            if not (self.at("1") or self.at("2")):
+                raise self.fail("'#1' or '#2' (which of two alike Pieces on one place)")
+            d["mark"] = int(self.s[self.i])
+            self.i += 1
+        return d
 
     def result_piece(self) -> dict[str, Any]:
         """A piece with an optional stun count and its colour (B or W)."""
@@ -515,10 +590,39 @@ def _read_results(c: _Cursor) -> list[dict[str, Any]]:
             return out
 
 
-def _parse(text: str) -> tuple[list[tuple[dict[str, Any], str]], list[dict[str, Any]]]:
-    """The Turn's actions with the text each was read from, and its results."""
+def _parse(text: str) -> tuple[list[tuple[dict[str, Any], str]], list[dict[str, Any]], str | None]:
+    """The Turn's actions with the text each was read from, its results, and
+    the order its actions were taken in when the text says it (``,SQ:``)."""
     if not isinstance(text, str):
         raise ValueError(f"a Turn's notation must be a string, not {type(text).__name__}")
+    order = None
+    m = _SEQUENCE_RE.search(text)
+    if m:
+        order = m.group(1)
+        text = text[:m.start()]
+    actions, results = _parse_body(text)
+    if order is not None:
+        codes = sorted(_codes(actions))
+        if sorted(order) != codes:
+            raise ValueError(f"malformed Wec notation {text!r}: the order SQ:{order} does not list the Turn's "
+                             f"actions ({''.join(sorted(codes, key=WRITTEN_ORDER.index)) or 'none'}) once each")
+    return actions, results, order
+
+
+def _codes(actions: list[tuple[dict[str, Any], str]]) -> list[str]:
+    """The 12DPXMR letters of parsed actions, in the order given."""
+    codes = []
+    fires = 0
+    for a, _ in actions:
+        if a["type"] == "fire":
+            fires += 1
+            codes.append(str(fires))
+        else:
+            codes.append(_ORDER_CODE.get(a["type"], "M"))
+    return codes
+
+
+def _parse_body(text: str) -> tuple[list[tuple[dict[str, Any], str]], list[dict[str, Any]]]:
     c = _Cursor(text)
     move = _read_move(c)
     actions: list[tuple[dict[str, Any], str]] = []
@@ -586,15 +690,20 @@ def parse_turn(text: str) -> list[dict[str, Any]]:
     hand), ``other`` (the second piece of an Exchange), ``target_piece``,
     ``carried`` (the passenger's type), ``dozed`` (the dozed pieces), ``hand``
     (of a reinforcement). The closing ``{"type": "end_turn", "results": [...]}``
-    holds the results in the order they happened. A censored ``MV:?`` gives
-    ``{"type": "move", "hidden": True}``, which cannot be applied. Raises
-    ``ValueError`` saying where the text is malformed.
+    holds the results in the order they happened, and ``order`` (the actions'
+    12DPXMR letters in the order taken) when the text gives it with ``SQ:``.
+    An actor written with ``#n`` has ``mark`` n in its description. A
+    censored ``MV:?`` gives ``{"type": "move", "hidden": True}``, which cannot
+    be applied. Raises ``ValueError`` saying where the text is malformed.
     """
-    actions, results = _parse(text)
+    actions, results, order = _parse(text)
     out = [a for a, _ in actions]
     for r in results:
         r.pop("text", None)
-    out.append({"type": "end_turn", "results": results})
+    end: dict[str, Any] = {"type": "end_turn", "results": results}
+    if order:
+        end["order"] = order
+    out.append(end)
     return out
 
 
@@ -609,10 +718,15 @@ def _matches(p: Any, d: dict[str, Any]) -> bool:
 
 
 def _ids_at(game: Game, place: list[Any], d: dict[str, Any], color: str) -> list[int]:
+    """The ids of the pieces at ``place`` that fit the description ``d``, in
+    the board's order; only the ``mark``-th of them when ``d`` has a mark."""
     row, col, level = place
     slot = ((row - 1) * 10 + col - 1) * 3 + LEVEL_INDEX[level]
     ids = [i for i in game.board[slot] if game.pieces[i].color == color and _matches(game.pieces[i], d)]
-    return sorted(ids)
+    mark = d.get("mark")
+    if mark:
+        return ids[mark - 1:mark] or [-1]  # no such piece: nothing will apply
+    return ids
 
 
 def _variants(game: Game, a: dict[str, Any]) -> list[dict[str, Any]]:
@@ -638,6 +752,23 @@ def _replay_turn(game: Game, text: str, number: int) -> Game:
 
 
 _ORDER_CODE = {"move": "M", "drop": "D", "pickup": "P", "exchange": "X", "reinforce": "R"}
+_MARK_RE = re.compile(r"#[12]")
+
+
+def _fits(made: str, given: str) -> bool:
+    """Whether the text a replayed action or Turn writes is the one given.
+
+    Records written before the ``#n`` and ``SQ:`` markers existed have
+    neither; they still read, the markers left out of the comparison (and the
+    search then falls back to trying the orders and alike Pieces it may).
+    """
+    if made == given:
+        return True
+    if "#" in made and "#" not in given:
+        made = _MARK_RE.sub("", made)
+    if ",SQ:" in made and ",SQ:" not in given:
+        made = _SEQUENCE_RE.sub("", made)
+    return made == given
 
 
 def replay_turn_steps(game: Game, text: str, number: int, order: str | None = None,
@@ -650,16 +781,13 @@ def replay_turn_steps(game: Game, text: str, number: int, order: str | None = No
 
     before_end: list[Game] = []
 
-    actions, results = _parse(text)
-    if order:
-        codes = []
-        fires = 0
-        for a, _ in actions:
-            if a["type"] == "fire":
-                fires += 1
-                codes.append(str(fires))
-            else:
-                codes.append(_ORDER_CODE.get(a["type"], "M"))
+    actions, results, written = _parse(text)
+    # The order to try first: the one the game's log kept, else the one the
+    # text gives, else the one it implies (the written order, or 12DPXMR where
+    # an Action Restriction makes that the only legal one).
+    order = order or written or expected_order(game.options["action_restriction"])
+    if order != WRITTEN_ORDER:
+        codes = _codes(actions)
         rank = {c: i for i, c in enumerate(order)}
         pairs = sorted(zip(codes, actions, strict=True), key=lambda cx: rank.get(cx[0], len(order)))
         actions = [x for _, x in pairs]
@@ -673,7 +801,7 @@ def replay_turn_steps(game: Game, text: str, number: int, order: str | None = No
     def search(g: Game, remaining: list[tuple[dict[str, Any], str]], k: int, strict: bool) -> Game | None:
         if not remaining:
             if g.result:
-                if turn_text(list(g.turn_log)) != text:
+                if not _fits(turn_text(list(g.turn_log), restriction=g.options["action_restriction"]), text):
                     return None
                 before_end.append(g)
                 return g
@@ -681,7 +809,7 @@ def replay_turn_steps(game: Game, text: str, number: int, order: str | None = No
                 done = apply(g, end)
             except IllegalAction:
                 return None
-            if done.log[-1]["text"] != text:
+            if not _fits(done.log[-1]["text"], text):
                 return None
             before_end.append(g)
             return done
@@ -704,7 +832,7 @@ def replay_turn_steps(game: Game, text: str, number: int, order: str | None = No
                 except IllegalAction:
                     continue
                 entry = after.turn_log[-1]
-                if _segment(entry) != raw:
+                if not _fits(_segment(entry), raw):
                     continue
                 items = _result_items(entry)
                 if wanted[k:k + len(items)] != items:
@@ -831,6 +959,8 @@ def _event_phrase(ev: dict[str, Any], attached: bool) -> str | None:
         return f"a {name} flew {_COMPASS[tuple(ev['direction'])]} to {_slot_where(ev['slot'])}"
     if kind == "lock_lost":
         return f"a {_PROJECTILE_NAMES[ev['projectile']]} lost its target"
+    if kind == "projectile_spent":
+        return f"the {_PROJECTILE_NAMES[ev['projectile']]}, with no heading to fly on, was spent"
     if kind == "projectile_gone":
         return f"a {_PROJECTILE_NAMES[ev['projectile']]} left the board"
     return None

@@ -82,6 +82,20 @@ class Reinforcement(NamedTuple):
     ready: bool = False
 
 
+def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
+    """The ids of a place with ``pid`` added, kept in id order.
+
+    Which of two Pieces on a place came first is not part of the game (a
+    scenario document cannot say it), so the order the board lists them in,
+    and with it the order of every record that walks a place, follows their
+    ids: a reloaded game then writes the same history as the one it was
+    dumped from (issue 17, case 3).
+    """
+    if not ids or ids[-1] < pid:
+        return ids + (pid,)
+    return tuple(sorted(ids + (pid,)))
+
+
 def empty_turn() -> dict[str, Any]:
     """What the side to move has done so far this Turn."""
     return {"moved": False, "fires": [], "pickup": False, "drop": False, "exchange": False, "reinforce": False,
@@ -119,7 +133,8 @@ class Game:
         self.options = options
         self.pieces: dict[int, Piece] = {}
         # board[slot] is a tuple of piece ids at that place (0, 1 or 2; 2 only
-        # with a coexisting type, or the converted pair described in the manual).
+        # with a coexisting type, or the converted pair described in the manual),
+        # always in id order (see _joined).
         self.board: list[tuple[int, ...]] = [()] * (SIZE * SIZE * 3)
         # ground[square] is a tuple of unowned Article types (at most 2).
         self.ground: list[tuple[str, ...]] = [()] * (SIZE * SIZE)
@@ -179,7 +194,7 @@ class Game:
             piece = piece._replace(id=self.next_id)
         self.next_id = max(self.next_id, piece.id + 1)
         self.pieces[piece.id] = piece
-        self.board[piece.slot] = self.board[piece.slot] + (piece.id,)
+        self.board[piece.slot] = _joined(self.board[piece.slot], piece.id)
         return piece
 
     def remove(self, pid: int) -> Piece:
@@ -196,7 +211,7 @@ class Game:
             changes.setdefault("moved", True)
         new = old._replace(row=row, col=col, level=level, **changes)
         self.pieces[pid] = new
-        self.board[new.slot] = self.board[new.slot] + (pid,)
+        self.board[new.slot] = _joined(self.board[new.slot], pid)
         return new
 
     def update(self, pid: int, **changes: Any) -> Piece:
