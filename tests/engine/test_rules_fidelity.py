@@ -416,3 +416,10 @@ def test_a_stunned_piece_is_never_carried():
     assert wec.move_targets(g, 4, 4, "ground", piece=chopper)
     dest = sorted(wec.move_targets(g, 4, 4, "ground", piece=chopper))[0]
     assert_illegal(g, move((4, 4), dest, carry=True, piece=chopper))
+
+
+def test_no_reinforcement_appears_in_a_square_holding_a_mixed_pair():
+    g = make([P("jet", "black", 8, 3, "air"), P("jet", "white", 8, 3, "air"), P("rocket_pawn", "black", 4, 4)],
+             reinforcements=_reinf(armed=True, ready=True))
+    assert not [a for a in wec.legal_actions(g) if a["type"] == "reinforce"]
+    assert_illegal(g, reinforce(8, 3, "jet"))

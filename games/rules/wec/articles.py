@@ -32,7 +32,7 @@ from .constants import (
     other,
     slot_of,
 )
-from .moves import PEACEFUL, Knowledge, _can_land, describe, drop_article, drop_order, remove_piece
+from .moves import PEACEFUL, Knowledge, _can_land, describe, drop_article, drop_order, mixed_square, remove_piece
 from .scenario import capacity
 from .state import Game, Piece
 
@@ -798,7 +798,9 @@ def reinforce_fits(g: Game, new: Piece) -> bool:
     knows the board (like a non-combat landing)."""
     from .visibility import hidden_from
 
-    return _can_land(Knowledge(g, new.color, hidden_from(g, new.color)), new.slot, [new], PEACEFUL)
+    kn = Knowledge(g, new.color, hidden_from(g, new.color))
+    # A Square holding a mixed pair admits no newcomer (l. 1914-1917).
+    return not mixed_square(kn, new.sq) and _can_land(kn, new.slot, [new], PEACEFUL)
 
 
 # --- between Turns ---------------------------------------------------------------------
