@@ -13,6 +13,7 @@ brings along (a carried passenger, or the dozed Pieces).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -108,24 +109,32 @@ def mixed_square(kn: Knowledge, sq: int) -> bool:
 
 def _can_land(kn: Knowledge, slot: int, movers: list[Piece], kind: int) -> bool:
     """May ``movers`` (a Piece and its passenger) land on ``slot`` as known?"""
-    if movers[0].sq != slot // 3 and mixed_square(kn, slot // 3):
-        return False
     there = kn.known(slot)
-    color = kn.color
-    friends = [p for p in there if p.color == color]
-    enemies = [p for p in there if p.color != color]
-    if enemies:
-        if kind == PEACEFUL or friends:
-            # A mixed level (after a partial Conversion) admits nobody else.
+    if there:
+        color = kn.color
+        friends = [p for p in there if p.color == color]
+        enemies = [p for p in there if p.color != color]
+        if enemies:
+            if kind == PEACEFUL or friends:
+                # A mixed level (after a partial Conversion) admits nobody else.
+                return False
+            friends = []
+        elif kind == CAPTURE_ONLY:
             return False
-        friends = []
+        group = friends + movers
     elif kind == CAPTURE_ONLY:
         return False
-    group = friends + movers
+    else:
+        group = movers
     if len(group) > 2:
         return False
     if len(group) == 2 and not (group[0].coexists or group[1].coexists):
         return False
+    board = kn.game.board
+    base = slot - slot % 3
+    if len(board[base]) == 2 or len(board[base + 1]) == 2 or len(board[base + 2]) == 2:
+        # A mixed pair (rare) bars its Square to Pieces from elsewhere (l. 1914-1917).
+        return movers[0].sq == base // 3 or not mixed_square(kn, base // 3)
     return True
 
 
@@ -475,7 +484,8 @@ def remove_piece(game: Game, pid: int) -> None:
         drop_article(game, p, art)
 
 
-def drop_order(color: str, sq: int) -> list[int]:
+@lru_cache(maxsize=None)
+def drop_order(color: str, sq: int) -> tuple[int, ...]:
     """Where Articles crowded out of ``sq`` land, in order: the same Square,
     then ring by ring: the forward row left to right, the left then the right
     side front to back, the back row left to right (the manual's order for
@@ -487,7 +497,7 @@ def drop_order(color: str, sq: int) -> list[int]:
         right = [offset(color, sq, f, ring) for f in range(ring - 1, -ring, -1)]
         back = [offset(color, sq, -ring, r) for r in range(-ring, ring + 1)]
         order.extend(s for s in front + left + right + back if s is not None)
-    return order
+    return tuple(order)
 
 
 def drop_article(game: Game, p: Piece, article: str) -> None:
