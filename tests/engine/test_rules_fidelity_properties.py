@@ -191,7 +191,7 @@ def test_the_fixed_rules_hold_in_random_games_under_random_options(case):
 
         # Reinforcements are readied only on a later Turn, with the Square empty.
         after = _reinforcements(g2)
-        for key, (armed, ready) in _reinforcements(g).items():
+        for key, (_armed, ready) in _reinforcements(g).items():
             if key not in after or ready or not after[key][1]:
                 continue
             _color, row, col, _type, _n = key

@@ -32,7 +32,16 @@ from .constants import (
     other,
     slot_of,
 )
-from .moves import PEACEFUL, Knowledge, _can_land, describe, drop_article, drop_order, mixed_square, remove_piece
+from .moves import (
+    PEACEFUL,
+    Knowledge,
+    _can_land,
+    describe,
+    drop_article,
+    drop_order,
+    mixed_square,
+    remove_piece,
+)
 from .scenario import capacity
 from .state import Game, Piece
 

@@ -13,7 +13,7 @@ brings along (a carried passenger, or the dozed Pieces).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -484,7 +484,7 @@ def remove_piece(game: Game, pid: int) -> None:
         drop_article(game, p, art)
 
 
-@lru_cache(maxsize=None)
+@cache
 def drop_order(color: str, sq: int) -> tuple[int, ...]:
     """Where Articles crowded out of ``sq`` land, in order: the same Square,
     then ring by ring: the forward row left to right, the left then the right
