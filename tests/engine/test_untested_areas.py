@@ -257,7 +257,7 @@ def test_at_most_eight_markers_are_kept():
     assert len(wec.view(g, "black")["markers"]) == 8
 
 
-# --- competitive mode (l. 341-347, 1712-1716, 769-770) ----------------------------------------
+# --- competitive mode (l. 336-345, 1712-1716, 769-770) ----------------------------------------
 
 
 def test_competitive_games_have_no_undo_and_fixed_options():
@@ -285,7 +285,7 @@ def test_a_non_competitive_history_is_not_censored():
     assert wec.history(g, "black") == wec.history(g)
 
 
-# --- each government's inherent Antis (l. 262-272) ---------------------------------------------
+# --- each government's inherent Antis (l. 265-272) ---------------------------------------------
 
 GOVERNMENT_ANTIS = {
     "king": {"flamer", "rocket"},
@@ -363,7 +363,7 @@ def test_reinforcements_none_has_no_reinforcements():
     assert len(wec.dump_scenario(wec.new_game())["reinforcements"]) == 20
 
 
-# --- forbid_king_flying_sub (l. 1116-1118, 767-768) ---------------------------------------------
+# --- forbid_king_flying_sub (l. 324-325, 767-768) ---------------------------------------------
 
 
 @pytest.mark.parametrize("forbid", [False, True])
