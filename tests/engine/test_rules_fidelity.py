@@ -423,3 +423,11 @@ def test_no_reinforcement_appears_in_a_square_holding_a_mixed_pair():
              reinforcements=_reinf(armed=True, ready=True))
     assert not [a for a in wec.legal_actions(g) if a["type"] == "reinforce"]
     assert_illegal(g, reinforce(8, 3, "jet"))
+
+
+def test_no_dozing_pushes_pieces_into_a_square_holding_a_mixed_pair():
+    g = make([P("dozer", "black", 5, 5), P("rocket_pawn", "black", 5, 5), P("jet", "black", 6, 5, "air"),
+              P("jet", "white", 6, 5, "air")])
+    dozings = {tuple(a["to"]) for a in wec.legal_actions(g) if a["type"] == "move" and "doze" in a}
+    assert (6, 5, "ground") not in dozings
+    assert (6, 4, "ground") in dozings

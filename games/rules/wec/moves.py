@@ -351,7 +351,8 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
                         ok = False
                         break
                     d = r * SIZE + c
-                    if d not in moving and not kn.empty(_slot(d, GROUND)):
+                    if d not in moving and (not kn.empty(_slot(d, GROUND)) or mixed_square(kn, d)):
+                        # Occupied ground, or a Square a mixed pair bars (l. 1914-1917).
                         ok = False
                         break
                 if ok:
