@@ -55,6 +55,8 @@ def test_returns_a_legal_action_in_the_standard_position():
 def test_returns_none_once_the_game_is_over():
     g = make([P("king", "black", 1, 5), P("flamer_pawn", "black", 5, 5), P("king", "white", 6, 5)])
     g = wec.apply(g, {"type": "move", "from": [5, 5, "ground"], "to": [6, 5, "ground"]})
+    # The result is fixed when the Turn ends (docs/rulings.md, "The end of the game").
+    g = wec.apply(g, {"type": "end_turn"})
     assert wec.outcome(g)["winner"] == "black"
     assert choose_action(g, 0) is None
 
@@ -82,7 +84,8 @@ def test_takes_the_enemy_king_rather_than_the_queen():
     ])
     for seed in range(3):
         a = choose_action(g, seed)
-        assert wec.outcome(wec.apply(g, a)) == {"winner": "black", "reason": "primary_taken"}
+        assert wec.outcome(wec.apply(wec.apply(g, a), {"type": "end_turn"})) == {"winner": "black",
+                                                                                  "reason": "primary_taken"}
 
 
 def test_converts_the_enemy_king_with_a_fire():
@@ -94,7 +97,7 @@ def test_converts_the_enemy_king_with_a_fire():
     ], to_move="white")
     a = choose_action(g, 0)
     assert a["type"] == "fire" and a["weapon"] == "conversion"
-    assert wec.outcome(wec.apply(g, a))["winner"] == "white"
+    assert wec.outcome(wec.apply(wec.apply(g, a), {"type": "end_turn"}))["winner"] == "white"
 
 
 def test_never_walks_its_king_into_its_own_rocket():
@@ -167,6 +170,10 @@ def test_same_choice_whatever_it_cannot_see(hidden):
     doc = wec.dump_scenario(wec.new_game())
     doc2 = {**doc, "pieces": doc["pieces"] + [dict(hidden, id=500)]}
     doc.pop("start"), doc2.pop("start")
+    # Range detection (on in the standard game) would show the Stealth cases
+    # to Black's Stealth Pawn; this test is about what Black cannot see.
+    for d in (doc, doc2):
+        d["options"] = dict(d["options"], stealth_detect_in_range=False)
     g1, g2 = wec.load_scenario(doc), wec.load_scenario(doc2)
     assert 500 in wec.hidden_from(g2, "black")
     assert wec.view(g1, "black") == wec.view(g2, "black")

@@ -132,8 +132,9 @@ def test_pickup_after_the_move():
 
 
 def test_picking_up_anti_stealth_locks_on_the_nearest_unseen_stealthed_enemy():
+    # Range detection off: this is about the lock-on alone.
     g = make([P("rocket_pawn", "black", 5, 5), P("stealth_pawn", "white", 7, 7), P("aaa", "white", 9, 9)],
-             [A("anti_stealth", 5, 5)], visible=False)
+             [A("anti_stealth", 5, 5)], visible=False, options={"stealth_detect_in_range": False})
     seen = {p["type"] for p in wec.view(g, "black")["pieces"] if p["color"] == "white"}
     assert "stealth_pawn" not in seen and "aaa" not in seen
     g = apply(g, pickup((5, 5), "anti_stealth"))
@@ -149,7 +150,7 @@ def test_picking_up_anti_stealth_locks_on_the_nearest_unseen_stealthed_enemy():
 def test_exchanging_an_anti_stealth_does_not_lock_on():
     # docs/rulings.md "Pick-up and Anti-Stealth lock-on": only a Pick-up locks on.
     g = make([P("rocket_pawn", "black", 5, 5, articles=["anti_stealth"]), P("rocket_pawn", "black", 5, 6),
-              P("stealth_pawn", "white", 7, 7)], visible=False)
+              P("stealth_pawn", "white", 7, 7)], visible=False, options={"stealth_detect_in_range": False})
     g = apply(g, exchange((5, 5), "anti_stealth", (5, 6)))
     assert "stealth_pawn" not in {p["type"] for p in wec.view(g, "black")["pieces"]}
 
@@ -173,9 +174,13 @@ def test_drop_from_air_or_sub_falls_to_the_ground(level, kind):
     assert ground_at(g, 5, 5) == ["anti_sam"]
 
 
-def test_drop_needs_room_on_the_ground():
+def test_drop_onto_a_full_ground_goes_to_the_next_square_with_room():
+    # docs/rulings.md, "Dropping onto a full Square" (l. 311-313, 1923-1939):
+    # Black's forward-left Square (6, 4) comes first.
     g = make([P("tank", "black", 5, 5, articles=["bike"])], [A("scuba", 5, 5), A("scuba", 5, 5)])
-    assert_illegal(g, drop((5, 5), "bike"))
+    g = apply(g, drop((5, 5), "bike"))
+    assert ground_at(g, 5, 5) == ["scuba", "scuba"]
+    assert ground_at(g, 6, 4) == ["bike"]
     g = make([P("tank", "black", 5, 5, articles=["bike"])], [A("scuba", 5, 5)])
     g = apply(g, drop((5, 5), "bike"))
     assert ground_at(g, 5, 5) == ["bike", "scuba"]

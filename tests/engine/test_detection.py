@@ -23,7 +23,10 @@ from tests.engine.part2_helpers import END, A, P, apply, drop, exchange, finish,
 
 def game(pieces, articles=(), *, to_move="black", kings=True, **options):
     """A scenario with stealth and submersion invisibility as in the standard
-    game (on), the given options on top."""
+    game (on), the given options on top. Range detection of Stealth (on in the
+    standard game, l. 761-763) is off unless a test turns it on, so that each
+    test sees one detection rule at a time."""
+    options.setdefault("stealth_detect_in_range", False)
     return make(pieces, articles, to_move=to_move, options=options, kings=kings, visible=False)
 
 
@@ -224,8 +227,11 @@ def test_detection_range_option_one_against_three():
     assert ("dozer", 6, 6, "ground") in enemies(g, "black")
 
 
-def test_no_detection_in_range_by_default():
-    assert enemies(_radar_scene(), "black") == []
+def test_detection_in_range_is_on_in_the_standard_game():
+    # "Stealth and submersion detector ranges are 3" (l. 761-763).
+    assert enemies(_radar_scene(stealth_detect_in_range=wec.DEFAULT_OPTIONS["stealth_detect_in_range"]),
+                   "black") == enemies(_radar_scene(stealth_detect_in_range=True), "black") != []
+    assert enemies(_radar_scene(stealth_detect_in_range=False), "black") == []
 
 
 def test_stealth_pawn_inherent_anti_stealth_detects_in_range():
@@ -345,16 +351,18 @@ def test_a_hidden_piece_that_takes_by_moving_is_seen():
     assert enemies(g, "black") == []
 
 
-def test_a_hidden_piece_that_takes_by_transport_is_seen():
+def test_a_hidden_piece_on_a_transport_takes_nothing_and_stays_hidden():
     # White's stealthed Dozer sets off by Bike toward (5,5); its first Square
-    # (6,5) holds Black's Dozer, which it takes, and there it stops.
+    # (6,5) holds Black's Dozer. Transport is non-combat (l. 510-513, 795-797):
+    # it crashes where it stands, takes nothing, and is not given away (the
+    # Fire does that only with seen_when_firing, which this test turns off).
     g = game([P("dozer", "black", 6, 5), P("dozer", "white", 7, 5, articles=["xxx", "stealth", "bike"])],
-             to_move="white")
+             to_move="white", seen_when_firing=False)
     assert enemies(g, "black") == []
     g = apply(g, fire((7, 5), "bike", to=[5, 5, "ground"]))
-    assert [p["color"] for p in wec.dump_scenario(g)["pieces"] if p["type"] == "dozer"] == ["white"]
-    assert enemies(g, "black") == [("dozer", 6, 5, "ground")]
-    assert enemies(finish(g), "black") == [("dozer", 6, 5, "ground")]
+    assert sorted((p["color"], p["row"]) for p in wec.dump_scenario(g)["pieces"] if p["type"] == "dozer") == [
+        ("black", 6), ("white", 7)]
+    assert enemies(g, "black") == []
 
 
 # --- Moving into unseen enemies; errors that reveal nothing ------------------------------
@@ -372,13 +380,13 @@ def test_a_move_into_an_unseen_enemy_is_legal_stops_there_and_takes_it():
     assert {"type": "stealth", "row": 6, "col": 5} in doc["articles"]  # its Article fell where it was taken
 
 
-def test_a_non_combat_piece_moving_into_an_unseen_enemy_takes_it():
+def test_a_non_combat_piece_moving_into_an_unseen_enemy_stays_and_takes_nothing():
+    # docs/rulings.md, "Non-combat Moves into unseen enemies" (l. 795-797, 1015-1017).
     g = game([P("dozer", "black", 4, 5), P("stealth_pawn", "white", 5, 5, moved=True)])
     assert (5, 5, "ground") in wec.move_targets(g, 4, 5, "ground")
     g = apply(g, move((4, 5), (5, 5)))
-    assert [(p["type"], p["color"]) for p in wec.dump_scenario(g)["pieces"] if p["type"] != "king"] == [
-        ("dozer", "black")
-    ]
+    assert sorted((p["type"], p["color"], p["row"]) for p in wec.dump_scenario(g)["pieces"]
+                  if p["type"] != "king") == [("dozer", "black", 4), ("stealth_pawn", "white", 5)]
 
 
 def _with_and_without(pieces, hidden, articles=(), **options):
@@ -555,6 +563,9 @@ def test_censoring_ends_when_the_game_ends():
     g = apply(g, move((7, 7), (7, 8)), END)
     assert wec.history(g, "black") == ["MV:?"]
     g = apply(g, move((1, 1), (2, 2)))
+    # The result is fixed when the Turn ends (docs/rulings.md, "The end of the game").
+    assert wec.outcome(g) is None
+    g = apply(g, END)
     assert wec.outcome(g) == {"winner": "black", "reason": "primary_taken"}
     for color in ("black", "white"):
         assert wec.history(g, color) == wec.history(g)

@@ -379,6 +379,11 @@ def test_converting_the_enemy_king_ends_the_game():
     g = make([P("king", "black", 1, 1), P("cleric", "black", 5, 5), P("king", "white", 6, 5)], kings=False)
     g = apply(g, fire((5, 5), "conversion", DOWN))
     assert at(g, 6, 5) == [("king", "black")]
+    # The Turn has only its end left; the result is fixed then (docs/rulings.md,
+    # "The end of the game").
+    assert wec.outcome(g) is None
+    assert wec.legal_actions(g) == [END]
+    g = apply(g, END)
     assert wec.outcome(g) == {"winner": "black", "reason": "primary_taken"}
     assert wec.legal_actions(g) == []
     assert_illegal(g, END)
@@ -492,7 +497,7 @@ def test_jet_rocket_with_carried_rocket_launcher_has_strength_two():
 def test_jet_rocket_of_strength_two_takes_the_king():
     g = make([P("king", "black", 1, 1), P("jet", "black", 5, 5, "air", articles=["rocket_launcher"]),
               P("king", "white", 5, 5)], kings=False)
-    g = apply(g, fire((5, 5, "air"), "jet_rocket", target=(5, 5, "ground")))
+    g = apply(g, fire((5, 5, "air"), "jet_rocket", target=(5, 5, "ground")), END)
     assert wec.outcome(g) == {"winner": "black", "reason": "primary_taken"}
 
 
@@ -637,14 +642,14 @@ def test_stealth_and_xxx_cannot_be_fired():
 def test_destroying_your_own_king_loses():
     g = make([P("king", "black", 5, 5), P("tank", "black", 4, 5, articles=["flamer"]), P("king", "white", 10, 1)],
              kings=False)
-    g = apply(g, fire((4, 5), "flamer", DOWN))
+    g = apply(g, fire((4, 5), "flamer", DOWN), END)
     assert wec.outcome(g) == {"winner": "white", "reason": "primary_lost"}
 
 
 def test_destroying_both_kings_in_one_fire_loses():
     g = make([P("king", "black", 5, 5), P("tank", "black", 4, 5, articles=["flamer"]), P("king", "white", 6, 5)],
              kings=False)
-    g = apply(g, fire((4, 5), "flamer", DOWN))
+    g = apply(g, fire((4, 5), "flamer", DOWN), END)
     assert wec.outcome(g) == {"winner": "white", "reason": "both_primaries_lost"}
 
 
@@ -671,6 +676,8 @@ def test_fire_is_refused_once_the_game_is_over():
     g = make([P("king", "black", 1, 1), P("cleric", "black", 5, 5), P("king", "white", 6, 5),
               P("tank", "black", 3, 3)], kings=False)
     g = apply(g, fire((5, 5), "conversion", DOWN))
+    assert_illegal(g, fire((3, 3), "flamer", DOWN))  # only the Turn's end is left
+    g = apply(g, END)
     assert wec.outcome(g) is not None
     assert_illegal(g, fire((3, 3), "flamer", DOWN))
 

@@ -799,6 +799,12 @@ def test_taking_the_primary_government_piece_ends_the_game(color, primary):
     )
     assert outcome(g) is None
     g = apply(g, move(start, target))
+    # Only the Turn's end is left; the result is fixed then (l. 48-49,
+    # 1745-1747; docs/rulings.md, "The end of the game").
+    assert outcome(g) is None
+    assert legal_actions(g) == [{"type": "end_turn"}]
+    assert move_targets(g, *mirror((1, 1), color), "ground") == set()
+    g = apply(g, {"type": "end_turn"})
     assert outcome(g) is not None and outcome(g)["winner"] == color
     assert legal_actions(g) == []
     assert move_targets(g, *mirror((1, 1), color), "ground") == set()
@@ -832,7 +838,7 @@ def test_a_pawn_attack_on_the_king_ends_the_game():
         ],
         "white",
     )
-    g = apply(g, move((6, 5), (6, 4)))
+    g = apply(apply(g, move((6, 5), (6, 4))), {"type": "end_turn"})
     assert outcome(g)["winner"] == "white"
     assert legal_actions(g) == []
 

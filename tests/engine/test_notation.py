@@ -169,10 +169,11 @@ def test_transports_with_port_and_starboard_paths():
                "MV:K(1,1)->(1,2),FI1:BI/RP(3,3)1BI->(6,4)<,FI2:JP/FP(3,6)1JP->(7,8)>")
 
 
-def test_transport_that_takes():
+def test_transport_into_an_enemy_crashes_and_takes_nothing():
+    # Transport is non-combat (l. 510-513; docs/rulings.md, "Transports").
     d = doc([P("rocket_pawn", "black", 3, 3, articles=["bike"]), P("tank", "white", 4, 3, hand="left")])
     check_turn(d, [KING_STEP, fire([3, 3, G], "bike", to=[6, 3, G])],
-               "MV:K(1,1)->(1,2),FI1:BI/RP(3,3)1BI->(6,3),RS:*TA(4,3)<W")
+               "MV:K(1,1)->(1,2),FI1:BI/RP(3,3)1BI->(6,3)")
 
 
 def test_move_that_takes():
@@ -229,6 +230,9 @@ def test_the_turn_a_game_ends_in_is_in_the_history():
     d = doc([P("tank", "black", 8, 1, hand="right", articles=["flamer"])])
     game = wec.apply(wec.load_scenario(d), KING_STEP)
     game = wec.apply(game, fire([8, 1, G], "flamer", direction=[1, 0]))
+    # The result is fixed when the Turn ends (docs/rulings.md, "The end of the game").
+    assert wec.outcome(game) is None
+    game = wec.apply(game, END)
     assert wec.outcome(game) == {"winner": "black", "reason": "primary_taken"}
     assert wec.history(game) == ["MV:K(1,1)->(1,2),FI1:FL/TA(8,1)1FL>->(9,1),RS:FK*K(10,1)W"]
     assert wec.plain_history(game)[-1].endswith("destroying White King (10,1).")
@@ -295,6 +299,7 @@ def test_history_is_complete_once_the_game_ends():
     game = play_turn(game, WHITE_KING_STEP)
     assert wec.history(game, "white")[0] == "MV:?"
     game = wec.apply(game, fire([8, 2, G], "flamer", direction=[1, 0]))
+    game = wec.apply(game, END)
     assert wec.outcome(game)
     assert wec.history(game, "white")[0] == "MV:AAA(3,3)->(4,4)"
 

@@ -29,7 +29,7 @@ MANUAL_DEFAULTS = {
     "stealth_invisibility": True,  # both Stealth and submersion invisibility are possible
     "submersion_invisibility": True,
     "stealth_lock_on": True,  # lock-on Stealth is in action in a standard game
-    "stealth_detect_in_range": False,  # stealthed Pieces are seen by lock-on, firing, taking
+    "stealth_detect_in_range": True,  # "Stealth and submersion detector ranges are 3" (l. 761-763)
     "stealth_detection_range": 3,
     "submersion_detection_range": 3,
     "seen_when_firing": True,

@@ -230,14 +230,15 @@ def test_new_game_is_reproducible():
 
 # --- hands ----------------------------------------------------------------------------
 
-# Handed Pieces turn toward the middle: on a player's left wing right-handed,
-# on the right wing left-handed (Black's left is column 1).
+# Each Tank and Cleric takes the hand whose only on-board path from the back
+# row ends in the enemy half (docs/rulings.md, "Starting hands"); the Choppers
+# follow the Tanks. Black's left is column 1.
 BLACK_HANDS = {
     (1, 1): ("tank", "right"),
-    (1, 3): ("cleric", "right"),
+    (1, 3): ("cleric", "left"),
     (1, 4): ("chopper", "right"),
     (1, 7): ("chopper", "left"),
-    (1, 8): ("cleric", "left"),
+    (1, 8): ("cleric", "right"),
     (1, 10): ("tank", "left"),
 }
 
@@ -410,3 +411,26 @@ def test_no_reinforcements():
     assert doc["reinforcements"] == []
     assert len(doc["pieces"]) == 56
     assert len(doc["articles"]) == 68
+
+
+@pytest.mark.parametrize("color", ["black", "white"])
+@pytest.mark.parametrize("rc", [(1, 1), (1, 3), (1, 8), (1, 10)])
+def test_wing_tank_and_cleric_paths_reach_the_enemy_half(color, rc):
+    """The ruling's reason, checked: from the standard setup, the one path of
+    each wing Tank and Cleric that stays on the board ends on the enemy's
+    side of the middle (row 8 for Black, row 3 for White), not in its own."""
+    from games.rules.wec import load_scenario, move_targets
+
+    row, col = rc if color == "black" else _mirror(rc)
+    g = new_game()
+    doc = dump_scenario(g)
+    # Clear the board but for this Piece, to see its whole path.
+    doc["pieces"] = [p for p in doc["pieces"] if (p["row"], p["col"]) == (row, col)]
+    doc["to_move"] = color
+    doc["reinforcements"] = []
+    doc["locks"] = []
+    g = load_scenario(doc)
+    targets = move_targets(g, row, col, "ground")
+    assert len(targets) == 1
+    [(r, _c, _lv)] = targets
+    assert r == (8 if color == "black" else 3)

@@ -359,17 +359,19 @@ def test_port_and_starboard_routes_bend_to_the_left_and_right():
     assert starboard == [(4, 6), (5, 7), (6, 7), (7, 7)]
 
 
-def test_bike_into_an_enemy_stops_there_and_takes_it():
+def test_bike_into_an_enemy_crashes_before_it_and_takes_nothing():
+    # Transport is non-combat (l. 510-513, 795-797; docs/rulings.md, "Transports").
     g, p = _bike((6, 5), extra=[P("tank", "white", 5, 5, articles=["scuba"])])
     before = all_articles(g)
     g = apply(g, fire((3, 5), "bike", to=(6, 5, "ground")))
     g = finish(finish(g))
     g = finish(g)
-    assert where(by_id(g, p)) == (5, 5, "ground")
-    assert find(g, "tank") == []
+    assert where(by_id(g, p)) == (4, 5, "ground")
+    assert not by_id(g, p).get("transport")
+    assert len(find(g, "tank", "white")) == 1
     assert all_articles(g) == before
     g = rounds(g)
-    assert where(by_id(g, p)) == (5, 5, "ground")
+    assert where(by_id(g, p)) == (4, 5, "ground")
 
 
 def test_bike_crashes_into_a_friend_it_cannot_share_with():

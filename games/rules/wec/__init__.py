@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import IllegalAction, apply, end_turn_allowed, move_action, own_candidates
+from .actions import IllegalAction, apply, end_turn_allowed, move_action, own_candidates, turn_over
 from .ai import choose_action as choose_action
 from .articles import other_actions
 from .constants import LEVEL_INDEX, LEVELS, SIZE
@@ -81,6 +81,9 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
     """
     if game.result:
         return []
+    if turn_over(game):
+        # A primary government Piece fell: the Turn only has its end left.
+        return [{"type": "end_turn"}]
     out: list[dict[str, Any]] = []
     cands = {} if game.turn["moved"] else own_candidates(game)
     for pid in sorted(cands):
@@ -99,7 +102,7 @@ def move_targets(game: Game, row: int, col: int, level: str, piece: int | None =
     both; pass ``piece`` (an id from ``view``) to ask for one of them.
     Unknown places, enemy places and a Turn whose Move is made give an empty set.
     """
-    if game.result or game.turn["moved"] or level not in LEVEL_INDEX:
+    if game.result or game.turn["moved"] or turn_over(game) or level not in LEVEL_INDEX:
         return set()
     if not (1 <= row <= SIZE and 1 <= col <= SIZE):
         return set()

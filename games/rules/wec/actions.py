@@ -77,7 +77,7 @@ def end_turn_allowed(game: Game, candidates: dict[int, list[Candidate]] | None =
     the side's Moves, saves computing them again."""
     if game.result:
         return False
-    if game.turn["moved"]:
+    if game.turn["moved"] or turn_over(game):
         return True
     if candidates is None:
         candidates = own_candidates(game)
@@ -97,6 +97,8 @@ def apply(game: Game, action: dict[str, Any]) -> Game:
         raise IllegalAction(f"unknown action type {kind!r}")
     if game.result:
         raise IllegalAction("the game is over")
+    if kind != "end_turn" and turn_over(game):
+        raise IllegalAction("a primary government piece has fallen: only ending the Turn remains")
     if kind == "move":
         g = _apply_move(game, action)
     elif kind == "end_turn":
@@ -118,34 +120,68 @@ def _primaries(game: Game) -> dict[str, set[int]]:
 
 
 def settle(game: Game, before: dict[str, set[int]], actor: str) -> None:
-    """End the game when a primary government Piece was destroyed or converted.
+    """Note a primary government Piece destroyed or converted during the Turn.
 
-    If both sides lost one in the same action, the acting side loses (the
-    manual: taking the enemy's counts only if your own survives that Turn).
+    The result is fixed only when the Turn ends (:func:`decide`): a King taken
+    wins only if the taker's own King survives that same Turn (l. 48-49,
+    456-458, 1745-1747). Once one has fallen the Turn is over but for its end
+    (docs/rulings.md, "The end of the game").
     """
     after = _primaries(game)
-    lost = {c for c in ("black", "white") if before[c] - after[c]}
-    if not lost:
+    lost = [c for c in ("black", "white") if before[c] - after[c]]
+    if lost:
+        fallen = game.turn.get("fallen") or []
+        game.turn["fallen"] = sorted(set(fallen) | set(lost))
+
+
+def decide(game: Game, fallen: list[str], actor: str) -> None:
+    """Fix the result at the end of ``actor``'s Turn from the sides that lost
+    a primary government Piece during it: if the actor lost one it loses (even
+    if the enemy lost one too), otherwise it wins."""
+    if not fallen:
         return
-    if actor in lost:
-        game.result = {"winner": other(actor), "reason": "primary_lost" if len(lost) == 1 else "both_primaries_lost"}
+    if actor in fallen:
+        game.result = {"winner": other(actor), "reason": "primary_lost" if len(fallen) == 1 else "both_primaries_lost"}
     else:
         game.result = {"winner": actor, "reason": "primary_taken"}
 
 
+def turn_over(game: Game) -> bool:
+    """Whether a primary government Piece fell this Turn, so that only
+    ``end_turn`` remains."""
+    return bool(game.turn.get("fallen"))
+
+
 def track_reinforcements(game: Game) -> None:
     """Arm a reinforcement when a friendly Piece stands on its activation
-    Square at ground level; make it ready once that Square is left empty."""
+    Square at ground level; make it ready once that Square is left empty
+    (no Piece at any level, l. 680-681) on a later Turn than the one it was
+    armed in (l. 581-584): arriving and leaving within one Turn readies
+    nothing. The Squares armed during the Turn in progress are kept in
+    ``game.turn["armed"]`` (docs/rulings.md, "Readying a reinforcement")."""
     if not game.reinforcements:
         return
     changed = False
     out = []
+    armed_now = game.turn.get("armed", ())
     for r in game.reinforcements:
-        ids = game.board[slot_of(r.row, r.col, 0)]
+        base = slot_of(r.row, r.col, 0)
+        ids = game.board[base]
         if not r.armed and any(game.pieces[i].color == r.color for i in ids):
             r = r._replace(armed=True)
+            where = [r.row, r.col]
+            if where not in armed_now:
+                armed_now = [*armed_now, where]
+                game.turn["armed"] = armed_now
             changed = True
-        elif r.armed and not r.ready and not ids:
+        elif (
+            r.armed
+            and not r.ready
+            and not ids
+            and not game.board[base + 1]
+            and not game.board[base + 2]
+            and [r.row, r.col] not in armed_now
+        ):
             r = r._replace(ready=True)
             changed = True
         out.append(r)
@@ -310,6 +346,8 @@ def _apply_end_turn(game: Game) -> Game:
     from . import articles as _articles  # engine part 2: projectiles, transport, counters
 
     _articles.end_of_turn(g, events)
+    settle(g, before, color)
+    fallen = list(g.turn.get("fallen") or [])
     track_reinforcements(g)
     _record(game, g, {"type": "end_turn"}, events)
     entries = list(g.turn_log)
@@ -346,5 +384,5 @@ def _apply_end_turn(game: Game) -> Game:
     g.turn = empty_turn()
     g.to_move = other(color)
     g.turn_number += 1
-    settle(g, before, color)
+    decide(g, fallen, color)
     return g

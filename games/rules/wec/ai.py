@@ -429,6 +429,9 @@ def _project(g: Game, always: bool = False) -> Game:
 
 
 def _outcome_score(g: Game, me: str) -> float | None:
+    if not g.result and g.turn.get("fallen"):
+        # A primary fell this Turn: the result is fixed when the Turn ends.
+        g = _project(g, always=True)
     if not g.result:
         return None
     winner = g.result.get("winner")
@@ -516,7 +519,7 @@ def choose_action(game: Game, rng_seed: int | None = None) -> dict[str, Any] | N
                     g = apply(b, a)
                 except IllegalAction:
                     continue
-                if g.result and g.result.get("winner") == me:
+                if _outcome_score(g, me) == WIN:
                     return a
 
     # Non-Move actions worth a look: Fires that could hit a seen enemy, Pick-ups, Reinforces.

@@ -32,7 +32,16 @@ from .constants import (
     other,
     slot_of,
 )
-from .moves import COMBAT, PEACEFUL, Knowledge, _can_land, describe, drop_article, remove_piece
+from .moves import (
+    PEACEFUL,
+    Knowledge,
+    _can_land,
+    describe,
+    drop_article,
+    drop_order,
+    mixed_square,
+    remove_piece,
+)
 from .scenario import capacity
 from .state import Game, Piece
 
@@ -581,24 +590,17 @@ def _start_transport(g: Game, p: Piece, article: str, dest: tuple[int, int, int]
 def _enter(g: Game, pid: int, slot: int, events: list[dict[str, Any]]) -> bool:
     """Take a Piece in Transport into ``slot``; False if it crashed."""
     q = g.pieces[pid]
-    if not _can_land(_true_board(g, q.color), slot, [q], COMBAT):
+    # Movement by Transport is non-combat (l. 510-513): a place holding
+    # enemies stops the Piece just as a place it cannot share with friends
+    # does; nothing is taken (docs/rulings.md, "Transports").
+    if not _can_land(_true_board(g, q.color), slot, [q], PEACEFUL):
         events.append({"kind": "crashed", "piece": describe(q)})
         g.update(pid, transport=None)
         if q.level != GROUND:
             come_down(g, pid, events, "crash")
         return False
-    enemies = [i for i in g.board[slot] if g.pieces[i].color != q.color]
-    for i in enemies:
-        events.append({"kind": "taken", "piece": describe(g.pieces[i]), "slot": slot})
-        remove_piece(g, i)
     sq, level = divmod(slot, 3)
     g.place(pid, sq // SIZE + 1, sq % SIZE + 1, level)
-    if enemies:
-        reveal(g, pid)
-        g.update(pid, transport=None)
-        if level != GROUND:
-            come_down(g, pid, events, "crash")
-        return False
     return True
 
 
@@ -690,18 +692,33 @@ def _drop(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict
         raise _err(f"that piece carries no {art.replace('_', ' ')}")
     if p.transport is not None and p.transport[0] == art and p.articles.count(art) == 1:
         raise _err("that Article is driving the piece's Transport")
-    if len(g.ground[p.sq]) >= 2:
-        raise _err(f"the ground at ({p.row}, {p.col}) already holds two Articles")
+    # Where the ground of the Square is full, the Article goes where a
+    # stunned-off one would (l. 311-313, 1923-1939; docs/rulings.md, "Dropping
+    # onto a full Square").
+    where = drop_square(g, p)
+    if where is None:
+        raise _err("there is no room left on the board's ground for another Article")
     arts = list(p.articles)
     arts.remove(art)
     if len(arts) > capacity(p.type, arts):
         raise _err("without that XXX box the piece could not hold its other Articles; drop them first")
     g.update(p.id, articles=tuple(arts))
-    g.ground[p.sq] = g.ground[p.sq] + (art,)
+    g.ground[where] = g.ground[where] + (art,)
     g.turn["drop"] = True
     _note_action(g, "D", p.id)
     return {"action": {"type": "drop", "from": [p.row, p.col, LEVELS[p.level]], "piece": p.id, "article": art},
             "actor": describe(p)}
+
+
+def drop_square(g: Game, p: Piece) -> int | None:
+    """The Square an Article dropped by ``p`` lands on: its own if the ground
+    there has room, else the first with room in the stunned-off order."""
+    if len(g.ground[p.sq]) < 2:
+        return p.sq
+    for s in drop_order(p.color, p.sq):
+        if len(g.ground[s]) < 2:
+            return s
+    return None
 
 
 def _locked_article(p: Piece, art: str) -> bool:
@@ -790,7 +807,9 @@ def reinforce_fits(g: Game, new: Piece) -> bool:
     knows the board (like a non-combat landing)."""
     from .visibility import hidden_from
 
-    return _can_land(Knowledge(g, new.color, hidden_from(g, new.color)), new.slot, [new], PEACEFUL)
+    kn = Knowledge(g, new.color, hidden_from(g, new.color))
+    # A Square holding a mixed pair admits no newcomer (l. 1914-1917).
+    return not mixed_square(kn, new.sq) and _can_land(kn, new.slot, [new], PEACEFUL)
 
 
 # --- between Turns ---------------------------------------------------------------------
@@ -902,7 +921,8 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
                 new = p.articles + (art,)
                 if len(new) <= capacity(p.type, new):
                     out.append({"type": "pickup", "from": where, "piece": p.id, "article": art})
-        if not turn["drop"] and p.articles and len(game.ground[p.sq]) < 2 and not restriction_error(game, "D", p.id):
+        if (not turn["drop"] and p.articles and not restriction_error(game, "D", p.id)
+                and drop_square(game, p) is not None):
             for art in dict.fromkeys(p.articles):
                 rest = list(p.articles)
                 rest.remove(art)

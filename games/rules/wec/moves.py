@@ -13,6 +13,7 @@ brings along (a carried passenger, or the dozed Pieces).
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -30,6 +31,9 @@ from .constants import (
 )
 from .geometry import board_paths, chopper_routes, neighbours, offset
 from .state import Game, Piece
+
+#: Pieces whose every movement is non-combat (l. 795-797).
+NON_COMBAT = frozenset(("dozer", "destroyer", "aaa"))
 
 # Move kinds: how a landing place holding enemies is treated.
 PEACEFUL = 0  # may not land on enemies (non-combat movement)
@@ -88,24 +92,49 @@ class Knowledge:
         return all(i in hidden for i in ids)
 
 
+def mixed_square(kn: Knowledge, sq: int) -> bool:
+    """Whether a level of Square ``sq`` holds a converted and an unconverted
+    Piece together, as known (no other Piece may enter it, l. 1914-1917)."""
+    board = kn.game.board
+    pieces = kn.game.pieces
+    hidden = kn.hidden
+    base = sq * 3
+    for s in (base, base + 1, base + 2):
+        ids = board[s]
+        if len(ids) == 2 and ids[0] not in hidden and ids[1] not in hidden:
+            if pieces[ids[0]].color != pieces[ids[1]].color:
+                return True
+    return False
+
+
 def _can_land(kn: Knowledge, slot: int, movers: list[Piece], kind: int) -> bool:
     """May ``movers`` (a Piece and its passenger) land on ``slot`` as known?"""
     there = kn.known(slot)
-    color = kn.color
-    friends = [p for p in there if p.color == color]
-    enemies = [p for p in there if p.color != color]
-    if enemies:
-        if kind == PEACEFUL or friends:
-            # A mixed level (after a partial Conversion) admits nobody else.
+    if there:
+        color = kn.color
+        friends = [p for p in there if p.color == color]
+        enemies = [p for p in there if p.color != color]
+        if enemies:
+            if kind == PEACEFUL or friends:
+                # A mixed level (after a partial Conversion) admits nobody else.
+                return False
+            friends = []
+        elif kind == CAPTURE_ONLY:
             return False
-        friends = []
+        group = friends + movers
     elif kind == CAPTURE_ONLY:
         return False
-    group = friends + movers
+    else:
+        group = movers
     if len(group) > 2:
         return False
     if len(group) == 2 and not (group[0].coexists or group[1].coexists):
         return False
+    board = kn.game.board
+    base = slot - slot % 3
+    if len(board[base]) == 2 or len(board[base + 1]) == 2 or len(board[base + 2]) == 2:
+        # A mixed pair (rare) bars its Square to Pieces from elsewhere (l. 1914-1917).
+        return movers[0].sq == base // 3 or not mixed_square(kn, base // 3)
     return True
 
 
@@ -322,7 +351,8 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
                         ok = False
                         break
                     d = r * SIZE + c
-                    if d not in moving and not kn.empty(_slot(d, GROUND)):
+                    if d not in moving and (not kn.empty(_slot(d, GROUND)) or mixed_square(kn, d)):
+                        # Occupied ground, or a Square a mixed pair bars (l. 1914-1917).
                         ok = False
                         break
                 if ok:
@@ -375,11 +405,20 @@ def resolve(game: Game, cand: Candidate, events: list[dict[str, Any]]) -> None:
         _resolve_dozing(game, p, cand, events)
         return
     stop = cand.dest
-    for s in cand.path[:-1]:
-        if any(game.pieces[i].color != p.color for i in game.board[s]):
+    for n, s in enumerate(cand.path):
+        if not any(game.pieces[i].color != p.color for i in game.board[s]):
+            continue
+        if takes_at(game, p, cand, n):
             stop = s
-            events.append({"kind": "stopped", "slot": s})
-            break
+            if n < len(cand.path) - 1:
+                events.append({"kind": "stopped", "slot": s})
+        else:
+            # A non-combat mover cannot take what it runs into: it stops on
+            # the last place it reached before it, or stays where it was
+            # (docs/rulings.md, "Non-combat Moves into unseen enemies").
+            stop = cand.path[n - 1] if n else p.slot
+            events.append({"kind": "blocked", "slot": s})
+        break
     takes = [i for i in game.board[stop] if game.pieces[i].color != p.color]
     for i in takes:
         victim = game.pieces[i]
@@ -390,6 +429,25 @@ def resolve(game: Game, cand: Candidate, events: list[dict[str, Any]]) -> None:
     game.place(p.id, row, col, level)
     if cand.carry is not None and cand.carry in game.pieces:
         game.place(cand.carry, row, col, level)
+
+
+def takes_at(game: Game, p: Piece, cand: Candidate, n: int) -> bool:
+    """Whether a Move takes enemies it meets at the ``n``-th place of its path.
+
+    Only combat movement takes (l. 795-806, 1015-1017): Dozer, Destroyer and
+    AAA never, Sub and Jet only with ``sub_jet_combat`` and a Jet never on the
+    second Square of its flight. The Pawn's Move Squares are still combat
+    movement: a Pawn that meets an unseen enemy takes it, as the manual's
+    general rule says.
+    """
+    t = p.type
+    if t in NON_COMBAT:
+        return False
+    if t in ("sub", "jet"):
+        if not game.options["sub_jet_combat"]:
+            return False
+        return not (t == "jet" and n == 1 and len(cand.path) == 2 and cand.kind == PEACEFUL)
+    return True
 
 
 def _resolve_dozing(game: Game, dozer: Piece, cand: Candidate, events: list[dict[str, Any]]) -> None:
@@ -427,7 +485,8 @@ def remove_piece(game: Game, pid: int) -> None:
         drop_article(game, p, art)
 
 
-def drop_order(color: str, sq: int) -> list[int]:
+@cache
+def drop_order(color: str, sq: int) -> tuple[int, ...]:
     """Where Articles crowded out of ``sq`` land, in order: the same Square,
     then ring by ring: the forward row left to right, the left then the right
     side front to back, the back row left to right (the manual's order for
@@ -439,7 +498,7 @@ def drop_order(color: str, sq: int) -> list[int]:
         right = [offset(color, sq, f, ring) for f in range(ring - 1, -ring, -1)]
         back = [offset(color, sq, -ring, r) for r in range(-ring, ring + 1)]
         order.extend(s for s in front + left + right + back if s is not None)
-    return order
+    return tuple(order)
 
 
 def drop_article(game: Game, p: Piece, article: str) -> None:

@@ -46,7 +46,7 @@ _SPEC: dict[str, tuple[Any, Any]] = {
     "stealth_invisibility": (True, bool),
     "submersion_invisibility": (True, bool),
     "stealth_lock_on": (True, bool),
-    "stealth_detect_in_range": (False, bool),
+    "stealth_detect_in_range": (True, bool),
     "stealth_detection_range": (3, range(0, 10)),
     "submersion_detection_range": (3, range(0, 10)),
     "seen_when_firing": (True, bool),

@@ -1,9 +1,11 @@
 """The standard game's starting charts, written from Black's side.
 
 Black's rows 1 and 2 are given below; White's position is the same turned half
-a circle: Black's (row, col) is White's (11 - row, 11 - col). Handed Pieces turn
-toward the middle of the board: those on a player's left wing are right-handed,
-those on the right wing left-handed (docs/rulings.md, "Starting hands").
+a circle: Black's (row, col) is White's (11 - row, 11 - col). Each Tank and
+Cleric gets the hand whose one path that stays on the board from the back row
+ends in the enemy half (row 8) rather than back in its own: the left-wing Tank
+is right-handed, the left-wing Cleric left-handed, the right wing mirrored.
+Choppers follow the Tanks (docs/rulings.md, "Starting hands").
 """
 
 from __future__ import annotations
@@ -17,12 +19,12 @@ from .constants import GOVERNMENTS, WEAPONS
 BLACK_PIECES: dict[tuple[int, int], list[tuple[str, str | None]]] = {
     (1, 1): [("tank", "right")],
     (1, 2): [("dozer", None), ("sub", None)],
-    (1, 3): [("cleric", "right")],
+    (1, 3): [("cleric", "left")],
     (1, 4): [("chopper", "right"), ("jet", None)],
     (1, 5): [("primary", None)],
     (1, 6): [("secondary", None)],
     (1, 7): [("chopper", "left"), ("jet", None)],
-    (1, 8): [("cleric", "left")],
+    (1, 8): [("cleric", "right")],
     (1, 9): [("dozer", None), ("sub", None)],
     (1, 10): [("tank", "left")],
     (2, 1): [("rocket_pawn", None)],

@@ -1,0 +1,472 @@
+"""Areas of the rules that had no test before issue 11, each from a described
+position and the manual's words (shared/seeds/001_e7d07cd680448a43.txt, cited
+by line): Transport routes and crashes at every level, projectiles meeting
+projectiles and Pieces at each level, homing, stun falls and countdowns, the
+cap on "continue to see" markers, competitive mode, the governments' inherent
+Antis, the amount options, ``forbid_king_flying_sub`` and every Action
+Restriction against every Action.
+
+Squares are (row, col); Black moves first and its forward is +row. The kings
+wait at (1, 1) and (10, 1) unless a test says otherwise.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import games.rules.wec as wec
+
+from .part2_helpers import (
+    END,
+    A,
+    P,
+    apply,
+    assert_illegal,
+    at,
+    drop,
+    exchange,
+    find,
+    finish,
+    fire,
+    make,
+    move,
+    pickup,
+    pid,
+    reinforce,
+    stun,
+)
+
+DOWN = (1, 0)
+UP = (-1, 0)
+
+
+def projectiles(g) -> list:
+    return wec.dump_scenario(g)["projectiles"]
+
+
+def with_projectiles(g, *projs):
+    doc = wec.dump_scenario(g)
+    doc["projectiles"] = list(projs)
+    return wec.load_scenario(doc)
+
+
+def proj(kind, row, col, direction, color="black", strength=1, target=None):
+    level = {"rocket": "ground", "sam": "air", "torpedo": "sub"}[kind]
+    return {"kind": kind, "color": color, "row": row, "col": col, "level": level, "direction": list(direction),
+            "target": target, "strength": strength, "fresh": False}
+
+
+# --- Transport routes over every level, and crashes (l. 208-237, 597-602, 1951-1955) -----------
+
+
+def test_a_scuba_route_passes_under_ground_pieces():
+    g = make([P("tank", "black", 3, 4, hand="right", articles=["scuba"]), P("rocket_pawn", "white", 4, 4),
+              P("rocket_pawn", "white", 5, 4)])
+    g = apply(g, fire((3, 4), "scuba", to=[6, 4, "ground"]))
+    g = finish(finish(g))  # the launch Turn ends without a step
+    for row in (4, 5):
+        g = finish(g)  # each later Black Turn's end: one Square on
+        assert at(g, row, 4, "sub") == [("tank", "black")]
+        assert at(g, row, 4) == [("rocket_pawn", "white")]
+        g = finish(g)
+    g = finish(g)
+    assert at(g, 6, 4) == [("tank", "black")]  # surfaces on arrival
+
+
+def test_a_jump_pack_route_shares_the_air_with_a_friendly_jet():
+    # The Jet coexists (l. 657): the flyer passes through its Square.
+    g = make([P("rocket_pawn", "black", 3, 4, articles=["jump_pack"]), P("jet", "black", 5, 4, "air")])
+    g = apply(g, fire((3, 4), "jump_pack", to=[6, 4, "ground"]))
+    g = finish(finish(g))
+    g = finish(finish(g))
+    assert at(g, 4, 4, "air") == [("rocket_pawn", "black")]
+    g = finish(g)  # Black's Turn ends: into the Chopper's air Square
+    assert at(g, 5, 4, "air") == [("jet", "black"), ("rocket_pawn", "black")]
+
+
+def test_a_jump_pack_crashes_into_a_full_friendly_air_square_and_comes_down():
+    g = make([P("rocket_pawn", "black", 4, 4, articles=["jump_pack"]), P("jet", "black", 5, 4, "air"),
+              P("jet", "black", 5, 4, "air")])
+    g = apply(g, fire((4, 4), "jump_pack", to=[7, 4, "ground"]))
+    g = finish(finish(g))
+    g = finish(g)
+    assert at(g, 4, 4) == [("rocket_pawn", "black")]
+    assert not find(g, "rocket_pawn", "black")[0].get("transport")
+
+
+def test_a_scuba_crashes_into_a_full_friendly_sub_square_and_surfaces():
+    g = make([P("dozer", "black", 4, 4, articles=["scuba"]), P("sub", "black", 5, 4, "sub"),
+              P("sub", "black", 5, 4, "sub")])
+    g = apply(g, fire((4, 4), "scuba", to=[7, 4, "ground"]))
+    g = finish(finish(g))
+    g = finish(g)
+    assert at(g, 4, 4) == [("dozer", "black")]
+
+
+def test_a_bike_crash_keeps_the_piece_where_it_stands():
+    g = make([P("tank", "black", 4, 4, hand="right", articles=["bike"]), P("rocket_pawn", "black", 6, 4)])
+    g = apply(g, fire((4, 4), "bike", to=[8, 4, "ground"]))
+    g = finish(finish(g))
+    g = finish(g)
+    assert at(g, 5, 4) == [("tank", "black")]
+    assert at(g, 6, 4) == [("rocket_pawn", "black")]
+
+
+# --- projectiles and what they meet (l. 127-163, 1872-1877) ---------------------------------
+
+
+def test_two_rockets_pass_each_other():
+    # A Rocket ends only by hitting a Piece or leaving the board (l. 128-130).
+    g = make([P("rocket_pawn", "black", 2, 5), P("rocket_pawn", "white", 9, 5)])
+    g = with_projectiles(g, proj("rocket", 5, 5, DOWN), proj("rocket", 6, 5, UP, color="white"))
+    g = finish(g)  # the black Rocket flies to (6, 5), where the white one waits
+    assert sorted((p["row"], p["col"], p["color"]) for p in projectiles(g)) == [(6, 5, "black"), (6, 5, "white")]
+    g = finish(g)  # the white one flies on to (5, 5)
+    assert sorted((p["row"], p["col"], p["color"]) for p in projectiles(g)) == [(5, 5, "white"), (6, 5, "black")]
+
+
+@pytest.mark.parametrize("kind, level, hits", [
+    ("rocket", "ground", True), ("rocket", "air", False), ("rocket", "sub", False),
+    ("sam", "ground", False), ("sam", "air", True), ("sam", "sub", False),
+    ("torpedo", "ground", False), ("torpedo", "air", False), ("torpedo", "sub", True),
+])
+def test_a_projectile_hits_only_pieces_at_its_own_level(kind, level, hits):
+    # Rocket at Ground, SAM at Air, Torpedo at Sub level (l. 127-153).
+    target = {"ground": "dozer", "air": "jet", "sub": "sub"}[level]
+    g = make([P(target, "white", 6, 5, level)])
+    g = with_projectiles(g, proj(kind, 5, 5, DOWN))
+    g = finish(g)
+    assert (at(g, 6, 5, level) == []) is hits
+    if not hits:
+        assert [(p["row"], p["col"]) for p in projectiles(g)] == [(6, 5)]
+
+
+def test_two_rockets_hitting_one_piece_in_a_turn_beat_one_anti_rocket():
+    # "multiple same-level projectiles hit" stack (l. 1876-1881).
+    g = make([P("dozer", "white", 6, 5, articles=["anti_rocket"])])
+    g = with_projectiles(g, proj("rocket", 5, 5, DOWN), proj("rocket", 6, 4, (0, 1)))
+    g = finish(g)
+    assert at(g, 6, 5) == []
+
+
+def test_one_rocket_does_not_beat_one_anti_rocket():
+    g = make([P("dozer", "white", 6, 5, articles=["anti_rocket"])])
+    g = with_projectiles(g, proj("rocket", 5, 5, DOWN))
+    g = finish(g)
+    assert at(g, 6, 5) == [("dozer", "white")]
+    assert projectiles(g) == []  # spent on the Piece it could not harm
+
+
+# --- homing (l. 139-141, 158-160, 606-618, 763-764, 807-808) ----------------------------------
+
+
+def test_a_homing_sam_loses_its_lock_when_its_target_is_converted():
+    # A homing projectile follows an enemy; a converted target is a friend now.
+    g = make([P("jet", "black", 2, 5, "air"), P("jet", "white", 5, 5, "air")])
+    g = apply(g, fire((2, 5, "air"), "sam_launcher", target=[5, 5, "air"]))
+    assert projectiles(g)[0]["target"] is not None
+    doc = wec.dump_scenario(g)
+    for p in doc["pieces"]:
+        if p["type"] == "jet" and p["color"] == "white":
+            p["color"] = "black"
+    g = wec.load_scenario(doc)
+    g = finish(g)
+    [sam] = projectiles(g)
+    assert sam["target"] is None
+
+
+@pytest.mark.parametrize("homing_range", [0, 1, 2, 3, 5, 9])
+def test_homing_range_bounds_the_lock(homing_range):
+    g = make([P("jet", "black", 2, 5, "air"), P("jet", "white", 5, 5, "air")],
+             options={"homing_range": homing_range})
+    action = fire((2, 5, "air"), "sam_launcher", target=[5, 5, "air"])
+    if homing_range >= 3:
+        g = apply(g, action)
+        assert projectiles(g)[0]["target"] is not None
+    else:
+        assert_illegal(g, action)
+
+
+def test_a_homing_torpedo_turns_toward_its_moving_target():
+    g = make([P("destroyer", "black", 3, 5), P("sub", "white", 6, 6, "sub")])
+    g = apply(g, fire((3, 5), "torpedo_launcher", target=[6, 6, "sub"]))
+    g = finish(g)
+    assert [(p["row"], p["col"]) for p in projectiles(g)] == [(4, 6)]
+    g = apply(g, move((6, 6, "sub"), (6, 7, "sub")), END)
+    g = finish(g)
+    assert [(p["row"], p["col"]) for p in projectiles(g)] == [(5, 7)]
+
+
+# --- stun falls and countdowns (l. 117-121, 591-602, 765) ---------------------------------------
+
+
+def test_a_stunned_chopper_and_its_passenger_come_down_together():
+    g = make([P("chopper", "black", 5, 5, "air", hand="right"), P("rocket_pawn", "black", 5, 5, "air"),
+              P("jet", "white", 7, 5, "air", articles=["stunner"])], to_move="white")
+    g = apply(g, fire((7, 5, "air"), "stunner", UP))
+    assert at(g, 5, 5, "air") == []
+    assert at(g, 5, 5) == [("chopper", "black"), ("rocket_pawn", "black")]
+    assert all(stun(g, p["id"]) == 3 for p in find(g, "chopper") + find(g, "rocket_pawn"))
+
+
+def test_a_stunned_passenger_of_a_sub_comes_up():
+    # A Piece away from its level by carriage cannot stay there unconscious
+    # (docs/rulings.md, "Stunned Pieces off the ground").
+    g = make([P("sub", "black", 5, 5, "sub"), P("rocket_pawn", "black", 5, 5, "sub"),
+              P("sub", "white", 7, 5, "sub", articles=["stunner"])], to_move="white")
+    g = apply(g, fire((7, 5, "sub"), "stunner", UP))
+    assert at(g, 5, 5, "sub") == [("sub", "black")]
+    assert at(g, 5, 5) == [("rocket_pawn", "black")]
+
+
+def test_a_stunned_piece_over_enemy_ground_is_destroyed():
+    g = make([P("jet", "black", 5, 5, "air"), P("rocket_pawn", "white", 5, 5),
+              P("jet", "white", 7, 5, "air", articles=["stunner"])], to_move="white")
+    g = apply(g, fire((7, 5, "air"), "stunner", UP))
+    assert find(g, "jet", "black") == []
+
+
+@pytest.mark.parametrize("stun_turns", [1, 2, 3, 5])
+def test_a_stun_counts_down_over_the_stunned_sides_turns(stun_turns):
+    g = make([P("dozer", "black", 5, 5), P("stunner_pawn", "white", 7, 5)], to_move="white",
+             options={"stun_turns": stun_turns})
+    g = apply(g, fire((7, 5), "stunner", UP))
+    tank = pid(g, 5, 5, "ground", "dozer")
+    assert stun(g, tank) == stun_turns
+    g = finish(g)  # White's Turn ends: Black's counter does not move
+    for left in range(stun_turns, 0, -1):
+        assert stun(g, tank) == left
+        assert wec.move_targets(g, 5, 5, "ground") == set()
+        g = finish(finish(g))
+    assert stun(g, tank) == 0
+    assert wec.move_targets(g, 5, 5, "ground")
+
+
+# --- the cap of 8 "continue to see" markers (l. 1719-1721; docs/engine-api.md) -----------------
+
+
+def test_at_most_eight_markers_are_kept():
+    hidden = [P("stealth_pawn", "white", r, c) for r, c in ((6, 3), (6, 4), (6, 5), (6, 6), (6, 7),
+                                                               (7, 3), (7, 4), (7, 6), (7, 7))]
+    g = make([P("dozer", "black", 5, 5, articles=["anti_stealth"])] + hidden, visible=False,
+             options={"stealth_lock_on": False})
+    seen = [p for p in wec.view(g, "black")["pieces"] if p["type"] == "stealth_pawn"]
+    assert len(seen) == 9
+    g = apply(g, drop([5, 5], "anti_stealth"))
+    assert [p for p in wec.view(g, "black")["pieces"] if p["type"] == "stealth_pawn"] == []
+    assert len(wec.view(g, "black")["markers"]) == 8
+
+
+# --- competitive mode (l. 336-345, 1712-1716, 769-770) ----------------------------------------
+
+
+def test_competitive_games_have_no_undo_and_fixed_options():
+    g = make([P("rocket_pawn", "black", 2, 5)], options={"competitive": True})
+    g = apply(g, move((2, 5), (3, 6)))
+    with pytest.raises(ValueError):
+        wec.undo(g)
+    with pytest.raises(ValueError):
+        wec.change_options(g, {"flamer_range": 1})
+
+
+def test_competitive_history_hides_an_unseen_enemy_move_until_the_end():
+    g = make([P("rocket_pawn", "black", 2, 5), P("stealth_pawn", "white", 8, 5)], visible=False,
+             options={"competitive": True}, to_move="white")
+    g = apply(g, move((8, 5), (7, 4)), END)
+    assert wec.history(g, "black")[-1].startswith("MV:?")
+    assert wec.history(g, "white")[-1].startswith("MV:SHP")
+    assert not wec.history(g)[-1].startswith("MV:?")
+
+
+def test_a_non_competitive_history_is_not_censored():
+    g = make([P("rocket_pawn", "black", 2, 5), P("stealth_pawn", "white", 8, 5)], visible=False,
+             to_move="white")
+    g = apply(g, move((8, 5), (7, 4)), END)
+    assert wec.history(g, "black") == wec.history(g)
+
+
+# --- each government's inherent Antis (l. 265-272) ---------------------------------------------
+
+GOVERNMENT_ANTIS = {
+    "king": {"flamer", "rocket"},
+    "dictator": {"conversion", "rocket"},
+    "avatar": {"stunner", "rocket"},
+    "president": {"conversion", "flamer"},
+    "queen": {"conversion", "stunner"},
+    "assassin": {"flamer", "stunner"},
+    "acolyte": {"flamer", "conversion"},
+    "prime_minister": {"rocket", "stunner"},
+}
+GOVERNMENT_OF = {"king": "monarchy", "queen": "monarchy", "dictator": "dictatorship", "assassin": "dictatorship",
+                 "avatar": "theocracy", "acolyte": "theocracy", "president": "democracy",
+                 "prime_minister": "democracy"}
+FIRER = {"flamer": "flamer_pawn", "stunner": "stunner_pawn", "conversion": "conversion_pawn",
+         "rocket": "jet"}
+
+
+@pytest.mark.parametrize("attack", ["flamer", "stunner", "conversion", "rocket"])
+@pytest.mark.parametrize("kind", sorted(GOVERNMENT_ANTIS))
+def test_each_government_piece_resists_one_attack_of_its_inherent_antis(kind, attack):
+    # One attack against the Piece (placed as White's secondary or primary).
+    government = GOVERNMENT_OF[kind]
+    primary = kind in ("king", "dictator", "avatar", "president")
+    pieces = [P("king" if government == "monarchy" else
+                {"dictatorship": "dictator", "theocracy": "avatar", "democracy": "president"}[government],
+                "white", 10, 10)] if not primary else []
+    level = "ground"
+    if attack == "rocket":
+        firer = P("jet", "black", 6, 5, "air")  # its restricted Rocket, range 0: straight below
+        action = fire((6, 5, "air"), "jet_rocket", target=[6, 5, "ground"])
+    else:
+        firer = P(FIRER[attack], "black", 5, 5)
+        action = fire((5, 5), attack, DOWN)
+    target_row = 6
+    g = make([firer, P(kind, "white", target_row, 5, level)] + pieces + [P("king", "black", 1, 1)], kings=False,
+             options={"white_government": government})
+    g = apply(g, action)
+    survivors = [p for p in find(g, kind) if (p["row"], p["col"]) == (6, 5)]
+    resisted = attack in GOVERNMENT_ANTIS[kind]
+    if resisted:
+        assert survivors and survivors[0]["color"] == "white" and not survivors[0].get("stun")
+    elif attack == "stunner":
+        assert survivors and survivors[0].get("stun")
+    elif attack == "conversion":
+        assert survivors and survivors[0]["color"] == "black"
+    else:
+        assert not survivors
+
+
+# --- the amount options (l. 759-760) -------------------------------------------------------------
+
+
+def _ground_types(g) -> list[str]:
+    return [a["type"] for a in wec.dump_scenario(g)["articles"]]
+
+
+def test_xxx_boxes_none_removes_only_the_xxx_articles():
+    normal, none = wec.new_game(), wec.new_game({"xxx_boxes": "none"})
+    assert "xxx" in _ground_types(normal)
+    assert "xxx" not in _ground_types(none)
+    assert sorted(t for t in _ground_types(normal) if t != "xxx") == sorted(_ground_types(none))
+    assert len(find(none, "xxx_pawn")) == 2  # the XXX Pawns stay
+
+
+def test_weapon_articles_none_removes_the_weapons_only():
+    g = wec.new_game({"weapon_articles": "none"})
+    weapons = {"flamer", "stunner", "conversion", "rocket_launcher", "sam_launcher", "torpedo_launcher"}
+    assert not weapons & set(_ground_types(g))
+    assert "anti_flamer" in _ground_types(g) and "xxx" in _ground_types(g)
+
+
+def test_reinforcements_none_has_no_reinforcements():
+    assert wec.dump_scenario(wec.new_game({"reinforcements": "none"}))["reinforcements"] == []
+    assert len(wec.dump_scenario(wec.new_game())["reinforcements"]) == 20
+
+
+# --- forbid_king_flying_sub (l. 324-325, 767-768) ---------------------------------------------
+
+
+@pytest.mark.parametrize("forbid", [False, True])
+def test_a_chopper_carries_the_king_only_without_the_option(forbid):
+    g = make([P("chopper", "black", 4, 4, hand="right"), P("king", "black", 4, 4), P("king", "white", 10, 1)],
+             kings=False, options={"forbid_king_flying_sub": forbid})
+    carries = [a for a in wec.legal_actions(g) if a["type"] == "move" and a.get("carry")]
+    assert bool(carries) is not forbid
+
+
+@pytest.mark.parametrize("forbid", [False, True])
+def test_a_sub_takes_the_king_below_only_without_the_option(forbid):
+    g = make([P("sub", "black", 4, 4), P("king", "black", 4, 4), P("king", "white", 10, 1)],
+             kings=False, options={"forbid_king_flying_sub": forbid})
+    dive = move((4, 4), (4, 4, "sub"), carry=True, piece=pid(g, 4, 4, "ground", "sub"))
+    if forbid:
+        assert_illegal(g, dive)
+    else:
+        g = apply(g, dive)
+        assert at(g, 4, 4, "sub") == [("king", "black"), ("sub", "black")]
+
+
+def test_with_the_option_a_sub_may_still_carry_the_king_along_the_ground():
+    g = make([P("sub", "black", 4, 4), P("king", "black", 4, 4), P("king", "white", 10, 1)],
+             kings=False, options={"forbid_king_flying_sub": True})
+    g = apply(g, move((4, 4), (5, 4), carry=True, piece=pid(g, 4, 4, "ground", "sub")))
+    assert at(g, 5, 4) == [("king", "black"), ("sub", "black")]
+
+
+# --- every Action Restriction with every Action (l. 1960-1969) -----------------------------------
+
+
+def _everything():
+    """A position where Black can make every kind of Action."""
+    return [
+        P("flamer_pawn", "black", 4, 8),                              # Fire (inherent Flamer)
+        P("rocket_pawn", "black", 5, 2),                              # Pick-up the Anti-Flamer below it
+        P("dozer", "black", 4, 4, articles=["stunner"]),              # Drop / Exchange its Stunner
+        P("destroyer", "black", 4, 5),                                # receives the Exchange
+        P("tank", "black", 6, 6, hand="right", articles=["bike"]),    # Transport
+    ]
+
+
+ACTIONS = {
+    "fire": fire((4, 8), "flamer", DOWN),
+    "transport": fire((6, 6), "bike", to=[6, 9, "ground"]),
+    "pickup": pickup([5, 2], "anti_flamer"),
+    "drop": drop([4, 4], "stunner"),
+    "exchange": exchange([4, 4], "stunner", [4, 5]),
+    "move": move((1, 1), (1, 2)),
+    "reinforce": reinforce(8, 3, "jet"),
+}
+# Which Actions may open a Turn under each restriction.
+FIRST = {
+    "none": set(ACTIONS),
+    "move_only": {"move"},
+    "one_action_per_piece": set(ACTIONS),
+    "12dpxmr": set(ACTIONS) - {"reinforce"},  # the Reinforce comes after the Move
+    "12dpxmr_one_piece": set(ACTIONS) - {"reinforce"},
+}
+# Which Actions may follow the King's Move under each restriction.
+AFTER_MOVE = {
+    "none": set(ACTIONS) - {"move"},
+    "move_only": set(),
+    "one_action_per_piece": set(ACTIONS) - {"move"},
+    "12dpxmr": {"reinforce"},
+    "12dpxmr_one_piece": {"reinforce"},
+}
+
+
+def _game(restriction):
+    return make(_everything(), [A("anti_flamer", 5, 2)], options={"action_restriction": restriction},
+                reinforcements=[{"type": "jet", "color": "black", "row": 8, "col": 3, "armed": True,
+                                 "ready": True}])
+
+
+@pytest.mark.parametrize("name", sorted(ACTIONS))
+@pytest.mark.parametrize("restriction", sorted(FIRST))
+def test_every_restriction_against_every_action_as_the_turns_first(restriction, name):
+    g = _game(restriction)
+    if name in FIRST[restriction]:
+        apply(g, ACTIONS[name])
+    else:
+        assert_illegal(g, ACTIONS[name])
+
+
+@pytest.mark.parametrize("name", sorted(set(ACTIONS) - {"move"}))
+@pytest.mark.parametrize("restriction", sorted(AFTER_MOVE))
+def test_every_restriction_against_every_action_after_the_move(restriction, name):
+    g = apply(_game(restriction), ACTIONS["move"])
+    if name in AFTER_MOVE[restriction]:
+        apply(g, ACTIONS[name])
+    else:
+        assert_illegal(g, ACTIONS[name])
+
+
+@pytest.mark.parametrize("restriction", sorted(FIRST))
+def test_legal_actions_agree_with_the_restriction_matrix(restriction):
+    g = _game(restriction)
+    kinds = set()
+    for a in wec.legal_actions(g):
+        if a["type"] == "fire":
+            kinds.add("transport" if a["weapon"] in ("bike", "jump_pack", "scuba") else "fire")
+        elif a["type"] != "end_turn":
+            kinds.add(a["type"])
+    assert kinds == FIRST[restriction]
