@@ -100,7 +100,9 @@ def beliefs(v: dict[str, Any]) -> dict[Square, frozenset[str]]:
     return out
 
 
-def sample_types(v: dict[str, Any], belief: dict[Square, frozenset[str]], rng: random.Random) -> dict[Square, str]:
+def sample_types(
+    v: dict[str, Any], belief: dict[Square, frozenset[str]], rng: random.Random
+) -> dict[Square, str]:
     """One determinization: a type for every enemy piece, consistent with the belief."""
     me = v["color"]
     enemy = "white" if me == "black" else "black"
@@ -177,7 +179,11 @@ def _setup(v: dict[str, Any], color: str, rng: random.Random) -> dict[str, Any]:
     rng.shuffle(army)
     for s, kind in zip(rng.sample(rest, len(army)), army, strict=True):
         placed[s] = kind
-    return {"type": "setup", "color": color, "pieces": [{"type": t, "row": r, "col": c} for (r, c), t in sorted(placed.items())]}
+    return {
+        "type": "setup",
+        "color": color,
+        "pieces": [{"type": t, "row": r, "col": c} for (r, c), t in sorted(placed.items())],
+    }
 
 
 def choose_action(game_or_view: Any, color: str, rng_seed: int = 0) -> dict[str, Any]:
@@ -190,7 +196,9 @@ def choose_action(game_or_view: Any, color: str, rng_seed: int = 0) -> dict[str,
         from .view import view
 
         v = view(game_or_view, color)
-    rng = random.Random(rng_seed * 1_000_003 + v["turn_number"] * 7 + (len(v["turn"]["moved"]) if v["turn"] else 0))
+    rng = random.Random(
+        rng_seed * 1_000_003 + v["turn_number"] * 7 + (len(v["turn"]["moved"]) if v["turn"] else 0)
+    )
     if v["phase"] == "setup":
         if v["ready"][color]:
             raise ValueError(f"{color} is already set up")

@@ -92,13 +92,18 @@ def playouts(seconds: float) -> None:
             actions += 1
         count += 1
     took = time.perf_counter() - start
-    print(f"random playouts: {count} in {took:.1f} s = {count / took:.2f} playouts/s, {actions / took:.0f} actions/s", flush=True)
+    print(
+        f"random playouts: {count} in {took:.1f} s = {count / took:.2f} playouts/s, {actions / took:.0f} actions/s",
+        flush=True,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="games per opponent")
-    parser.add_argument("--turn-limit", type=int, default=600, help="turns before a game is drawn (a draw is no win)")
+    parser.add_argument(
+        "--turn-limit", type=int, default=600, help="turns before a game is drawn (a draw is no win)"
+    )
     parser.add_argument("--playout-seconds", type=float, default=10.0)
     parser.add_argument("--only", choices=("random", "greedy", "playouts"), default=None)
     args = parser.parse_args()

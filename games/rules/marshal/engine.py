@@ -90,7 +90,12 @@ def _apply_setup(game: Game, action: dict[str, Any]) -> Game:
     taken: dict[Square, str] = {}
     counts = dict.fromkeys(TYPES, 0)
     for n, entry in enumerate(entries, 1):
-        if not isinstance(entry, dict) or not {"type", "row", "col"} <= set(entry) <= {"type", "row", "col", "color"}:
+        if not isinstance(entry, dict) or not {"type", "row", "col"} <= set(entry) <= {
+            "type",
+            "row",
+            "col",
+            "color",
+        }:
             raise IllegalAction(f"Piece {n} of the setup must have 'type', 'row' and 'col'.")
         if entry.get("color", color) != color:
             raise IllegalAction(f"Piece {n} of the setup is not {color}.")
@@ -209,9 +214,13 @@ def _apply_move(game: Game, action: dict[str, Any]) -> Game:
     if mover.type in IMMOBILE:
         raise IllegalAction(f"Your {mover.type} on {sq(start)} never moves.")
     if mover.id in game.moved:
-        raise IllegalAction(f"Your {mover.type} on {sq(start)} has already moved this turn; move another piece.")
+        raise IllegalAction(
+            f"Your {mover.type} on {sq(start)} has already moved this turn; move another piece."
+        )
     if end not in neighbours(start, game.rows, game.columns):
-        raise IllegalAction(f"A piece steps one square sideways or straight ahead or back; {sq(end)} is not next to {sq(start)}.")
+        raise IllegalAction(
+            f"A piece steps one square sideways or straight ahead or back; {sq(end)} is not next to {sq(start)}."
+        )
     if end in game.volcano_set():
         raise IllegalAction(f"{sq(end)} is a volcano; no piece may stand there.")
     target = board.get(end)
@@ -305,7 +314,9 @@ def new_game(options: dict[str, Any] | None = None, seed: int | None = None) -> 
     if not _is_int(seed):
         raise ValueError(f"seed must be a whole number, not {seed!r}")
     first = opts["setup_rows"] + 1
-    neutral = [(r, c) for r in range(first, first + opts["neutral_rows"]) for c in range(1, opts["columns"] + 1)]
+    neutral = [
+        (r, c) for r in range(first, first + opts["neutral_rows"]) for c in range(1, opts["columns"] + 1)
+    ]
     volcanoes = tuple(sorted(random.Random(seed).sample(neutral, opts["volcanoes"])))
     return Game(
         options=tuple(sorted(opts.items())),
@@ -319,4 +330,14 @@ def new_game(options: dict[str, Any] | None = None, seed: int | None = None) -> 
     )
 
 
-__all__ = ["IllegalAction", "apply", "new_game", "legal_moves", "targets", "default_arrangement", "WINS", "DIES", "HQ_TAKEN"]
+__all__ = [
+    "IllegalAction",
+    "apply",
+    "new_game",
+    "legal_moves",
+    "targets",
+    "default_arrangement",
+    "WINS",
+    "DIES",
+    "HQ_TAKEN",
+]

@@ -45,7 +45,11 @@ def resolve(options: dict[str, Any] | None) -> dict[str, Any]:
     volcanoes = out["volcanoes"]
     # Fewer volcanoes than columns can never wall one zone off from the other.
     if type(volcanoes) is not int or not 0 <= volcanoes <= out["columns"] - 1:
-        raise ValueError(f"option 'volcanoes' must be a whole number from 0 to {out['columns'] - 1}, not {volcanoes!r}")
+        raise ValueError(
+            f"option 'volcanoes' must be a whole number from 0 to {out['columns'] - 1}, not {volcanoes!r}"
+        )
     if out["no_return"] not in NO_RETURN_VALUES:
-        raise ValueError(f"option 'no_return' must be one of {', '.join(NO_RETURN_VALUES)}, not {out['no_return']!r}")
+        raise ValueError(
+            f"option 'no_return' must be one of {', '.join(NO_RETURN_VALUES)}, not {out['no_return']!r}"
+        )
     return out

@@ -108,7 +108,9 @@ def load_scenario(doc: Any) -> Game:
     volcano_list = doc.get("volcanoes", [])
     if not isinstance(volcano_list, list):
         raise ValueError("'volcanoes' must be a list of squares")
-    volcanoes = tuple(sorted({_square(v, f"volcano {i + 1}", rows, columns) for i, v in enumerate(volcano_list)}))
+    volcanoes = tuple(
+        sorted({_square(v, f"volcano {i + 1}", rows, columns) for i, v in enumerate(volcano_list)})
+    )
     vset = set(volcanoes)
 
     entries = doc.get("pieces")
@@ -118,7 +120,9 @@ def load_scenario(doc: Any) -> Game:
     if not isinstance(removed_entries, list):
         raise ValueError("'removed' must be a list")
     parsed = [_piece(e, f"piece {i + 1}", rows, columns) for i, e in enumerate(entries)]
-    parsed_removed = [_piece(e, f"removed piece {i + 1}", rows, columns) for i, e in enumerate(removed_entries)]
+    parsed_removed = [
+        _piece(e, f"removed piece {i + 1}", rows, columns) for i, e in enumerate(removed_entries)
+    ]
     taken: dict[Square, int] = {}
     counts: dict[tuple[str, str], int] = {}
     for i, p in enumerate(parsed):
@@ -151,7 +155,9 @@ def load_scenario(doc: Any) -> Game:
             # Written without the internal key: the square holds for the rest of
             # this turn if the piece's side is moving, else for that side's next turn.
             until = turn_number if p["color"] == to_move else turn_number + 1
-        return Piece(pid, p["color"], p["type"], p["square"][0], p["square"][1], p["revealed"], p["no_return"], until)
+        return Piece(
+            pid, p["color"], p["type"], p["square"][0], p["square"][1], p["revealed"], p["no_return"], until
+        )
 
     pieces = tuple(sorted((build(p) for p in parsed), key=lambda p: p.id))
     removed = tuple(build(p) for p in parsed_removed)
@@ -160,8 +166,12 @@ def load_scenario(doc: Any) -> Game:
     if ready_doc is None:
         ready = (True, True) if phase != "setup" else tuple(any(p.color == c for p in pieces) for c in COLORS)
     else:
-        if not (isinstance(ready_doc, dict) and set(ready_doc) == set(COLORS) and all(type(v) is bool for v in ready_doc.values())):
-            raise ValueError("'ready' must be {\"black\": bool, \"white\": bool}")
+        if not (
+            isinstance(ready_doc, dict)
+            and set(ready_doc) == set(COLORS)
+            and all(type(v) is bool for v in ready_doc.values())
+        ):
+            raise ValueError('\'ready\' must be {"black": bool, "white": bool}')
         ready = (ready_doc["black"], ready_doc["white"])
 
     turn = doc.get("turn", {"moved": []})
@@ -171,7 +181,9 @@ def load_scenario(doc: Any) -> Game:
         raise ValueError("'turn' must be {\"moved\": [ids]}")
     moved = turn.get("moved", [])
     ids = {p.id for p in pieces}
-    if not isinstance(moved, list) or any(type(m) is not int or m not in ids and m not in used for m in moved):
+    if not isinstance(moved, list) or any(
+        type(m) is not int or m not in ids and m not in used for m in moved
+    ):
         raise ValueError("'turn.moved' must list ids of pieces")
 
     all_ids = ids | {p.id for p in removed}
@@ -190,7 +202,11 @@ def load_scenario(doc: Any) -> Game:
     outcome = doc.get("outcome")
     result = None
     if phase == "over":
-        if not (isinstance(outcome, dict) and outcome.get("reason") in _REASONS and outcome.get("winner") in (*COLORS, None)):
+        if not (
+            isinstance(outcome, dict)
+            and outcome.get("reason") in _REASONS
+            and outcome.get("winner") in (*COLORS, None)
+        ):
             raise ValueError("a finished game needs 'outcome' {winner, reason}")
         result = (outcome["winner"], outcome["reason"])
     elif outcome is not None:
@@ -241,7 +257,9 @@ def dump_scenario(game: Game) -> dict[str, Any]:
         "pieces": [_piece_doc(p) for p in sorted(game.pieces, key=lambda p: p.square)],
         "ready": dict(zip(COLORS, game.ready, strict=True)),
         "removed": [_piece_doc(p) for p in game.removed],
-        "log": [{"turn": t.number, "color": t.color, "moves": [_move_doc(m) for m in t.moves]} for t in game.log],
+        "log": [
+            {"turn": t.number, "color": t.color, "moves": [_move_doc(m) for m in t.moves]} for t in game.log
+        ],
         "current": [_move_doc(m) for m in game.current],
         "outcome": None if game.result is None else {"winner": game.result[0], "reason": game.result[1]},
     }

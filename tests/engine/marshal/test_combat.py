@@ -61,7 +61,15 @@ def test_cell(attacker: str, defender: str) -> None:
 
 def test_sapper_beats_general_only_attacking() -> None:
     """l. 13, 15: a Sapper attacking a General wins; a General attacking a Sapper wins."""
-    g = game([("black", "sapper", 5, 5), ("white", "general", 6, 5), ("black", "general", 4, 4), ("white", "sapper", 7, 4), *KEEP])
+    g = game(
+        [
+            ("black", "sapper", 5, 5),
+            ("white", "general", 6, 5),
+            ("black", "general", 4, 4),
+            ("white", "sapper", 7, 4),
+            *KEEP,
+        ]
+    )
     g1 = move(g, (5, 5), (6, 5))
     assert at(g1, 6, 5)["type"] == "sapper"
     assert all(p["type"] != "general" for p in M.view(g1, "white")["pieces"] if p["color"] == "white")

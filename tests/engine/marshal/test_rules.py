@@ -6,7 +6,6 @@ import pytest
 
 from .helpers import KEEP, M, at, game, move, started
 
-
 # ------------------------------------------------------------------ turns
 
 
@@ -48,7 +47,12 @@ def test_one_move_a_turn_variant() -> None:
 
 def test_moving_onto_own_piece_volcano_or_far_is_refused() -> None:
     g = game([("black", "captain", 4, 4), ("black", "spy", 4, 5), *KEEP], volcanoes=[[5, 4]])
-    for b, words in (((4, 5), "own piece"), ((5, 4), "volcano"), ((6, 4), "not next to"), ((0, 4), "not on the board")):
+    for b, words in (
+        ((4, 5), "own piece"),
+        ((5, 4), "volcano"),
+        ((6, 4), "not next to"),
+        ((0, 4), "not on the board"),
+    ):
         with pytest.raises(M.IllegalAction, match=words):
             move(g, (4, 4), b)
     with pytest.raises(M.IllegalAction, match="never moves"):
@@ -62,7 +66,13 @@ def test_moving_onto_own_piece_volcano_or_far_is_refused() -> None:
 
 def _shuttle(option: str) -> object:
     g = game(
-        [("black", "captain", 4, 4), ("black", "spy", 4, 7), ("white", "captain", 7, 4), ("white", "spy", 7, 7), *KEEP],
+        [
+            ("black", "captain", 4, 4),
+            ("black", "spy", 4, 7),
+            ("white", "captain", 7, 4),
+            ("white", "spy", 7, 7),
+            *KEEP,
+        ],
         options={"no_return": option},
     )
     g = move(g, (4, 4), (5, 4))
@@ -104,7 +114,15 @@ def test_no_return_after_waiting_a_turn(option: str, allowed: bool) -> None:
 
 
 def test_spy_reveal_stays_after_the_spy_dies_and_the_piece_moves() -> None:
-    g = game([("black", "spy", 5, 5), ("white", "captain", 7, 6), ("white", "colonel", 9, 9), ("black", "corporal", 3, 3), *KEEP])
+    g = game(
+        [
+            ("black", "spy", 5, 5),
+            ("white", "captain", 7, 6),
+            ("white", "colonel", 9, 9),
+            ("black", "corporal", 3, 3),
+            *KEEP,
+        ]
+    )
     g = move(g, (5, 5), (6, 5))  # the captain on (7,6) is now diagonal to the Spy
     assert at(g, 7, 6)["type"] == "captain"
     assert at(g, 7, 6, "white")["revealed"] is True
@@ -134,7 +152,15 @@ def test_enemy_stepping_next_to_a_spy_is_revealed() -> None:
 
 def test_spy_dying_on_its_move_reveals_nothing() -> None:
     # the Spy attacks a corporal next to another white piece and dies
-    g = game([("black", "spy", 5, 5), ("white", "corporal", 6, 5), ("white", "colonel", 7, 6), *KEEP, ("black", "corporal", 2, 2)])
+    g = game(
+        [
+            ("black", "spy", 5, 5),
+            ("white", "corporal", 6, 5),
+            ("white", "colonel", 7, 6),
+            *KEEP,
+            ("black", "corporal", 2, 2),
+        ]
+    )
     g = move(g, (5, 5), (6, 5))
     assert at(g, 6, 5)["type"] == "unknown"
     assert at(g, 7, 6)["type"] == "unknown"
@@ -180,12 +206,18 @@ def test_setup_validation() -> None:
 
 def test_setup_either_order_and_random() -> None:
     g = M.new_game(seed=5)
-    a = M.apply(M.apply(g, {"type": "setup", "color": "white", "random": 9}), {"type": "setup", "color": "black", "random": 8})
-    b = M.apply(M.apply(g, {"type": "setup", "color": "black", "random": 8}), {"type": "setup", "color": "white", "random": 9})
+    a = M.apply(
+        M.apply(g, {"type": "setup", "color": "white", "random": 9}),
+        {"type": "setup", "color": "black", "random": 8},
+    )
+    b = M.apply(
+        M.apply(g, {"type": "setup", "color": "black", "random": 8}),
+        {"type": "setup", "color": "white", "random": 9},
+    )
     assert M.to_move(a) == M.to_move(b) == "black"
-    assert [(p["type"], p["row"], p["col"]) for p in M.view(a, "black")["pieces"] if p["color"] == "black"] == [
-        (p["type"], p["row"], p["col"]) for p in M.view(b, "black")["pieces"] if p["color"] == "black"
-    ]
+    assert [
+        (p["type"], p["row"], p["col"]) for p in M.view(a, "black")["pieces"] if p["color"] == "black"
+    ] == [(p["type"], p["row"], p["col"]) for p in M.view(b, "black")["pieces"] if p["color"] == "black"]
     assert M.legal_actions(a)[0]["type"] == "move"
 
 
@@ -193,7 +225,14 @@ def test_setup_either_order_and_random() -> None:
 
 
 def test_hq_captured() -> None:
-    g = game([("black", "corporal", 9, 9), ("white", "hq", 10, 9), ("black", "hq", 1, 1), ("white", "corporal", 10, 1)])
+    g = game(
+        [
+            ("black", "corporal", 9, 9),
+            ("white", "hq", 10, 9),
+            ("black", "hq", 1, 1),
+            ("white", "corporal", 10, 1),
+        ]
+    )
     g = move(g, (9, 9), (10, 9))
     assert M.outcome(g) == {"winner": "black", "reason": "hq_captured"}
     assert M.to_move(g) is None and M.legal_actions(g) == []

@@ -85,7 +85,9 @@ def _swap_pair(seed: int) -> tuple[Any, Any, str] | None:
             if x["type"] == y["type"]:
                 continue
             # load_scenario refuses a mine or hq with a no_return
-            if (x["no_return"] and y["type"] in ("mine", "hq")) or (y["no_return"] and x["type"] in ("mine", "hq")):
+            if (x["no_return"] and y["type"] in ("mine", "hq")) or (
+                y["no_return"] and x["type"] in ("mine", "hq")
+            ):
                 continue
             x["type"], y["type"] = y["type"], x["type"]
             return g, M.load_scenario(d), reader
@@ -109,7 +111,11 @@ def test_dump_swapped_pairs_are_indistinguishable() -> None:
 
 
 def _setup_of(g: Any, color: str) -> list[dict]:
-    return [{"type": p["type"], "row": p["row"], "col": p["col"]} for p in M.view(g, color)["pieces"] if p["color"] == color]
+    return [
+        {"type": p["type"], "row": p["row"], "col": p["col"]}
+        for p in M.view(g, color)["pieces"]
+        if p["color"] == color
+    ]
 
 
 def _alike(a: Any, b: Any, watched: set[int], reader: str) -> bool:
