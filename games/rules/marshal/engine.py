@@ -144,7 +144,7 @@ def targets(game: Game, piece: Piece) -> list[Square]:
     board = game.board()
     volcanoes = game.volcano_set()
     out = []
-    for n in neighbours(piece.square, game.rows, game.columns):
+    for n in neighbours((piece.row, piece.col), game.rows, game.columns):
         if n in volcanoes or n == piece.no_return:
             continue
         held = board.get(n)
@@ -229,8 +229,7 @@ def _apply_move(game: Game, action: dict[str, Any]) -> Game:
     if end == mover.no_return:
         raise IllegalAction(f"Your {mover.type} may not step straight back to {sq(end)} yet.")
 
-    opts = game.opts
-    until = game.turn_number + 2 if opts["no_return"] == "next_turn" else None
+    until = game.turn_number + 2 if game.opt("no_return") == "next_turn" else None
     stepped = replace(mover, row=end[0], col=end[1], no_return=start, no_return_until=until)
     result = ""
     removed: list[Piece] = []
@@ -246,6 +245,8 @@ def _apply_move(game: Game, action: dict[str, Any]) -> Game:
             removed.append(target)
     pieces = tuple(changes.get(p.id, p) if p.id in changes else p for p in game.pieces)
     pieces = tuple(p for p in pieces if p is not None)
+    # Every live Spy looks around after every move (l. 14), not only the one
+    # that moved: a loaded scenario may hold a Spy next to an unrevealed piece.
     pieces = _reveal(game, pieces)
     logged: LoggedMove = (mover.id, start, end, None if target is None else target.id, result)
     game = replace(
@@ -261,7 +262,7 @@ def _apply_move(game: Game, action: dict[str, Any]) -> Game:
         # Ruling 3: a side without a mobile piece has lost, even by its own move.
         if not any(p.color == lost.color and p.type not in IMMOBILE for p in pieces):
             return _finish(game, other(lost.color), "no_mobile_pieces")
-    if len(game.moved) >= opts["moves_per_turn"] or not _has_move(game, color, game.moved):
+    if len(game.moved) >= game.opt("moves_per_turn") or not _has_move(game, color, game.moved):
         return _end_turn(game)
     return game
 
@@ -283,7 +284,7 @@ def _end_turn(game: Game) -> Game:
         for p in game.pieces
     )
     game = replace(game, pieces=pieces)
-    limit = game.opts["turn_limit"]
+    limit = game.opt("turn_limit")
     if limit and number >= limit:
         return _finish(game, None, "turn_limit")
     log = game.log + (Turn(number, color, game.current),)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 Square = tuple[int, int]
@@ -64,16 +65,22 @@ class Game:
 
     @property
     def opts(self) -> dict[str, Any]:
+        """The options as a fresh dict (callers may keep or change it)."""
         return dict(self.options)
+
+    def opt(self, name: str) -> Any:
+        o = self._cache.get("opts")
+        if o is None:
+            o = self._cache["opts"] = dict(self.options)
+        return o[name]
 
     @property
     def rows(self) -> int:
-        o = self.opts
-        return 2 * o["setup_rows"] + o["neutral_rows"]
+        return 2 * self.opt("setup_rows") + self.opt("neutral_rows")
 
     @property
     def columns(self) -> int:
-        return self.opts["columns"]
+        return self.opt("columns")
 
     def board(self) -> dict[Square, Piece]:
         """Square -> piece on it (cached: the game never changes)."""
@@ -122,15 +129,25 @@ def zone(color: str, rows: int, columns: int, setup_rows: int) -> list[Square]:
     return [(r, c) for r in rs for c in cols]
 
 
-def neighbours(square: Square, rows: int, columns: int) -> list[Square]:
+@lru_cache(maxsize=16)
+def _neighbour_table(rows: int, columns: int) -> dict[Square, tuple[Square, ...]]:
+    table = {}
+    for r in range(1, rows + 1):
+        for c in range(1, columns + 1):
+            table[(r, c)] = tuple(
+                (r + dr, c + dc)
+                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 1 <= r + dr <= rows and 1 <= c + dc <= columns
+            )
+    return table
+
+
+def neighbours(square: Square, rows: int, columns: int) -> tuple[Square, ...]:
     """The orthogonal neighbours on the board (one step, l. 6)."""
-    r, c = square
-    out = []
-    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        nr, nc = r + dr, c + dc
-        if 1 <= nr <= rows and 1 <= nc <= columns:
-            out.append((nr, nc))
-    return out
+    found = _neighbour_table(rows, columns).get(square)
+    if found is None:  # off the board: no neighbours on it are needed by callers
+        return ()
+    return found
 
 
 def around(square: Square, rows: int, columns: int) -> list[Square]:
