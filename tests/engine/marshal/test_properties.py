@@ -61,6 +61,8 @@ def test_random_playouts(seed: int, options: dict) -> None:
             except M.IllegalAction as e:
                 assert str(e)
                 assert probe not in legal
+            else:
+                assert probe in legal, "apply accepted a move legal_actions does not list"
         action = rng.choice(legal)
         g2 = M.apply(g, action)
         assert M.dump_scenario(g) == before, "apply must not change its argument"

@@ -150,6 +150,14 @@ def test_enemy_stepping_next_to_a_spy_is_revealed() -> None:
     assert at(g, 6, 5)["type"] == "general"
 
 
+def test_every_live_spy_looks_after_every_move() -> None:
+    """A loaded scenario may hold a Spy next to an unrevealed piece: the next move, whoever makes it, reveals it."""
+    g = game([("black", "spy", 5, 5), ("white", "lieutenant", 6, 6), *KEEP])
+    assert at(g, 6, 6)["type"] == "unknown"
+    g = move(g, (1, 10), (2, 10))
+    assert at(g, 6, 6)["type"] == "lieutenant"
+
+
 def test_spy_dying_on_its_move_reveals_nothing() -> None:
     # the Spy attacks a corporal next to another white piece and dies
     g = game(
