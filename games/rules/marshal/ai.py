@@ -58,7 +58,11 @@ def beliefs(v: dict[str, Any]) -> dict[Square, frozenset[str]]:
     """For every enemy piece on the board: the types it may still be."""
     me = v["color"]
     evidence: dict[Square, frozenset[str]] = {}
-    for line in v["history"]:
+    lines = list(v["history"])
+    if v["turn"] and v["turn"].get("notation"):
+        # the moves already made in this turn are not in the history yet
+        lines.append(f"{v['turn_number']}. {'B' if me == 'black' else 'W'}: {', '.join(v['turn']['notation'])}")
+    for line in lines:
         m = _TURN.match(line)
         if not m:
             continue

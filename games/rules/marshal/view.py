@@ -55,7 +55,12 @@ def view(game: Game, color: str) -> dict[str, Any]:
         kinds.sort()
     turn = None
     if game.phase == "play" and game.to_move == color:
-        turn = {"moves": len(game.moved), "moved": list(game.moved)}
+        turn = {
+            "moves": len(game.moved),
+            "moved": list(game.moved),
+            # the running turn's moves so far, as the mover itself made them
+            "notation": [move_text(game, m, color) for m in game.current],
+        }
     return {
         "color": color,
         "phase": game.phase,

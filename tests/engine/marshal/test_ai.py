@@ -54,7 +54,11 @@ def test_belief_moved_pieces_are_not_mines_or_hq() -> None:
 def test_belief_from_a_lost_attack() -> None:
     # Black's captain dies attacking: the defender is a colonel, a general or a Mine.
     g = game([("black", "captain", 5, 5), ("white", "general", 6, 5), ("black", "corporal", 2, 2), *KEEP])
-    g = move(move(g, (5, 5), (6, 5)), (2, 2), (3, 2))  # the history tells a turn once it is over
+    g = move(g, (5, 5), (6, 5))
+    # known within the turn already (from the view's turn notation), and after it (from the history)
+    assert M.view(g, "black")["turn"]["notation"] == ["3(5,5)x?(6,5)-"]
+    assert ai.beliefs(M.view(g, "black"))[(6, 5)] == {"colonel", "general", "mine"}
+    g = move(g, (2, 2), (3, 2))
     assert ai.beliefs(M.view(g, "black"))[(6, 5)] == {"colonel", "general", "mine"}
 
 
