@@ -14,9 +14,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from games.rules.marshal import ai
 
 from .helpers import M, started
+from .test_properties import OPTIONS
 
 OPTION_SETS = [
     {},
@@ -175,3 +179,26 @@ def test_replayed_pairs_are_indistinguishable() -> None:
         steps_compared += compared_here
     print(f"\nreplayed pairs: {pairs}, positions compared: {steps_compared}, differing: {differing}")
     assert pairs >= 40 and steps_compared >= 800
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9), options=OPTIONS, steps=st.integers(0, 150))
+def test_dump_swaps_over_random_options(seed: int, options: dict, steps: int) -> None:
+    rng = random.Random(seed)
+    g = started(seed, options)
+    for _ in range(steps):
+        if M.outcome(g) is not None:
+            return
+        g = M.apply(g, rng.choice(M.legal_actions(g)))
+    if M.outcome(g) is not None:
+        return
+    for reader in ("black", "white"):
+        d = M.dump_scenario(g)
+        hidden = [p for p in d["pieces"] if p["color"] != reader and not p["revealed"] and not p["no_return"]]
+        kinds = {p["type"] for p in hidden}
+        if len(kinds) < 2:
+            continue
+        x = rng.choice(hidden)
+        y = rng.choice([p for p in hidden if p["type"] != x["type"]])
+        x["type"], y["type"] = y["type"], x["type"]
+        assert compare(g, M.load_scenario(d), reader, ai_seed=seed) == []
