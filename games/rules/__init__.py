@@ -15,6 +15,7 @@ from types import ModuleType
 #: docs/engine-api.md (new_game, legal_actions, apply, view, ...).
 REGISTRY: dict[str, str] = {
     "wec": "games.rules.wec",
+    "marshal": "games.rules.marshal",
 }
 
 
