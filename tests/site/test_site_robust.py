@@ -404,3 +404,11 @@ def test_resume_ai_turns_requeues_only_stalled_ai_turns(alice, bob, monkeypatch,
     Game.objects.filter(pk=stalled.pk).update(needs_attention=True, attention_note="the AI's turn could not be queued")
     queued.clear()
     assert tasks.resume_ai_turns() == 1 and queued == [stalled.pk]
+
+
+def test_engine_exception_while_creating_a_game_is_a_clear_500(client, alice, bob, engine, monkeypatch):
+    monkeypatch.setattr(engine, "new_game", lambda options=None: {}["boom"])
+    client.force_login(alice)
+    response = client.post(reverse("new_game"), {"opponent": "user", "username": "bob", "color": "black"})
+    assert response.status_code == 500 and "Nothing was changed" in response.content.decode()
+    assert not Game.objects.exists()
