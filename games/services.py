@@ -238,10 +238,16 @@ def _initial_snapshot(game: Game, scenario: dict | None = None):
             state = engine.load_scenario(scenario)
         else:
             state = engine.new_game(game.options or None)
+        document = engine.dump_scenario(state)
+        to_move = engine.to_move(state)
     except ValueError as exc:
         raise InvalidRequest(_("Bad game setup: %(error)s") % {"error": exc}) from exc
-    Snapshot.objects.create(game=game, seq=0, state=engine.dump_scenario(state))
-    game.to_move = engine.to_move(state)
+    except Exception as exc:  # an engine bug: the caller's transaction rolls back
+        incident = new_incident()
+        logger.exception("engine fault %s while setting up game %s", incident, game.pk)
+        raise EngineFault(incident) from exc
+    Snapshot.objects.create(game=game, seq=0, state=document)
+    game.to_move = to_move
     return state
 
 

@@ -99,7 +99,7 @@ def play_ai_turn(self, game_id: int) -> int:
                 exc=exc, countdown=float(getattr(settings, "WEC_AI_RETRY_SECONDS", 5)), max_retries=retries
             ) from exc
         logger.error("AI turn in game %s failed for good; flagged for the operators", game_id, exc_info=True)
-        _flag_attention(game_id, f"AI turn failed: {type(exc).__name__}")
+        _flag_attention(game_id, f"{AI_FAILED_NOTE}: {type(exc).__name__}")
         return 0
     finally:
         try:
@@ -172,6 +172,41 @@ def _play_ai_turn(game_id: int) -> int:
             f"the AI did not finish its turn in game {game_id} in {MAX_ACTIONS_PER_TURN} tries"
         )
     return made
+
+
+AI_FAILED_NOTE = "AI turn failed"
+
+
+@shared_task(name="games.tasks.resume_ai_turns", ignore_result=True)
+def resume_ai_turns() -> int:
+    """Periodic (Celery beat, every WEC_AI_RESUME_SECONDS): queue play_ai_turn
+    again for every running game where the AI is to move and nothing happened
+    for WEC_AI_STALL_SECONDS (a lost message, a broker that was down when the
+    turn passed, a worker killed while the visibility timeout still runs).
+    Safe because play_ai_turn is idempotent per game and turn.  Games whose AI
+    turn failed for good are left to the operators.  Returns how many it queued."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    from .models import Game
+
+    since = timezone.now() - timedelta(seconds=float(getattr(settings, "WEC_AI_STALL_SECONDS", 120)))
+    stalled = (
+        Game.objects.filter(status=Game.Status.ACTIVE, updated__lt=since, seats__user__is_ai=True)
+        .exclude(needs_attention=True, attention_note__startswith=AI_FAILED_NOTE)
+        .prefetch_related("seats__user")
+        .distinct()
+    )
+    queued = 0
+    for game in stalled:
+        if any(s.color == game.to_move and s.user is not None and s.user.is_ai for s in game.seats.all()):
+            play_ai_turn.delay(game.pk)
+            queued += 1
+    if queued:
+        logger.warning("resumed %s stalled AI turn(s)", queued)
+    return queued
 
 
 @shared_task(name="games.tasks.check_clocks", ignore_result=True)

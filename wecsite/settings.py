@@ -158,6 +158,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.check_clocks",
         "schedule": float(os.environ.get("WEC_CLOCK_CHECK_SECONDS", "60")),
     },
+    # Re-queues AI turns that stalled (play_ai_turn is idempotent, so this is safe).
+    "resume-ai-turns": {
+        "task": "games.tasks.resume_ai_turns",
+        "schedule": float(os.environ.get("WEC_AI_RESUME_SECONDS", "60")),
+    },
     # Idempotent (a conditional update), so hourly is cheap and catches up after downtime.
     "top-up-vacation": {
         "task": "games.tasks.top_up_vacation",
@@ -291,6 +296,9 @@ LOGGING = {
 # flagged `needs_attention` for the operators.
 WEC_AI_MAX_RETRIES = int(os.environ.get("WEC_AI_MAX_RETRIES", "3"))
 WEC_AI_RETRY_SECONDS = float(os.environ.get("WEC_AI_RETRY_SECONDS", "5"))
+# A running game where the AI is to move and nothing happened for this long is
+# queued again by the resume-ai-turns beat job.
+WEC_AI_STALL_SECONDS = float(os.environ.get("WEC_AI_STALL_SECONDS", "120"))
 # Test-only: seconds the AI waits before each action (the fault tests kill a
 # worker in the middle of a turn).  Always 0 in production.
 WEC_AI_ACTION_DELAY = float(os.environ.get("WEC_AI_ACTION_DELAY", "0"))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -110,6 +111,8 @@ def test_same_ai_task_delivered_twice_at_once_plays_one_turn(alice, tmp):
         # And a late third delivery, once the turn is over, does nothing either.
         tasks.play_ai_turn.delay(game.pk)
         assert wait_for(lambda: worker.output().count("succeeded") >= 3, 30), worker.output()
+        results = re.findall(r"play_ai_turn\[[^\]]+\] succeeded in [\d.]+s: (\d+)", worker.output())
+        assert len(results) == 3 and sorted(int(r) > 0 for r in results) == [False, False, True], results
     finally:
         worker.stop()
     assert_one_clean_ai_turn(game.pk, alice)

@@ -379,3 +379,36 @@ def test_verify_games_names_a_snapshot_that_differs_from_the_replay(played, engi
     Snapshot.objects.filter(pk=snap.pk).update(state=engine.dump_scenario(state))
     code, out, err = run_verify()
     assert code == 1 and f"row {played.pk}#4" in err and "snapshot after it differs" in err
+
+
+def test_resume_ai_turns_requeues_only_stalled_ai_turns(alice, bob, monkeypatch, settings):
+    from django.utils import timezone
+
+    from games import tasks
+
+    queued = []
+    monkeypatch.setattr(tasks.play_ai_turn, "delay", lambda gid: queued.append(gid))
+    stalled = services.create_game(creator=alice, opponent="ai", color="white")  # AI to move
+    fresh = services.create_game(creator=bob, opponent="ai", color="white")
+    failed = services.create_game(creator=alice, opponent="ai", color="white")
+    human_turn = services.create_game(creator=bob, opponent="ai", color="black")  # the person to move
+    people = services.create_game(creator=alice, opponent="user", username="bob", color="black")
+    queued.clear()
+    old = timezone.now() - timezone.timedelta(minutes=10)
+    Game.objects.filter(pk__in=[stalled.pk, failed.pk, human_turn.pk, people.pk]).update(updated=old)
+    Game.objects.filter(pk=failed.pk).update(needs_attention=True, attention_note=f"{tasks.AI_FAILED_NOTE}: KeyError")
+    assert tasks.resume_ai_turns() == 1
+    assert queued == [stalled.pk]
+    assert fresh.pk not in queued
+    # A game flagged only because its turn could not be queued is resumed too.
+    Game.objects.filter(pk=stalled.pk).update(needs_attention=True, attention_note="the AI's turn could not be queued")
+    queued.clear()
+    assert tasks.resume_ai_turns() == 1 and queued == [stalled.pk]
+
+
+def test_engine_exception_while_creating_a_game_is_a_clear_500(client, alice, bob, engine, monkeypatch):
+    monkeypatch.setattr(engine, "new_game", lambda options=None: {}["boom"])
+    client.force_login(alice)
+    response = client.post(reverse("new_game"), {"opponent": "user", "username": "bob", "color": "black"})
+    assert response.status_code == 500 and "Nothing was changed" in response.content.decode()
+    assert not Game.objects.exists()
