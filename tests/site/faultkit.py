@@ -81,17 +81,20 @@ class Proc:
     def kill_group(self) -> None:
         try:
             os.killpg(self.p.pid, signal.SIGKILL)
-        except ProcessLookupError:
+        except (ProcessLookupError, PermissionError):
             pass
         self.p.wait(10)
 
     def stop(self) -> None:
+        """A warm shutdown: SIGTERM to the main process only (it lets its pool
+        finish the running tasks), then SIGKILL to whatever is left."""
         if self.p.poll() is None:
             try:
-                os.killpg(self.p.pid, signal.SIGTERM)
-                self.p.wait(15)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                self.kill_group()
+                self.p.send_signal(signal.SIGTERM)
+                self.p.wait(30)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill_group()
         self._fh.close()
 
     def output(self) -> str:
