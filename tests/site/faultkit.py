@@ -65,7 +65,9 @@ class Proc:
     def __init__(self, args: list[str], env: dict, log: Path):
         self.log = log
         self._fh = open(log, "wb")
-        self.p = subprocess.Popen(args, cwd=ROOT, env=env, stdout=self._fh, stderr=subprocess.STDOUT, start_new_session=True)
+        self.p = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=self._fh, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     @property
     def pid(self) -> int:
@@ -178,11 +180,23 @@ class PrivatePostgres:
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
 
     def init(self) -> None:
-        self._run(str(self.BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        self._run(
+            str(self.BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync"
+        )
 
     def start(self) -> None:
         opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run(str(self.BIN / "pg_ctl"), "-D", str(self.data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
+        self._run(
+            str(self.BIN / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            opts,
+            "-l",
+            str(self.dir / "log"),
+            "-w",
+            "start",
+        )
 
     def stop(self) -> None:
         self._run(str(self.BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
