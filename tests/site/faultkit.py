@@ -65,7 +65,9 @@ class Proc:
     def __init__(self, args: list[str], env: dict, log: Path):
         self.log = log
         self._fh = open(log, "wb")
-        self.p = subprocess.Popen(args, cwd=ROOT, env=env, stdout=self._fh, stderr=subprocess.STDOUT, start_new_session=True)
+        self.p = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=self._fh, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     @property
     def pid(self) -> int:
@@ -81,17 +83,20 @@ class Proc:
     def kill_group(self) -> None:
         try:
             os.killpg(self.p.pid, signal.SIGKILL)
-        except ProcessLookupError:
+        except (ProcessLookupError, PermissionError):
             pass
         self.p.wait(10)
 
     def stop(self) -> None:
+        """A warm shutdown: SIGTERM to the main process only (it lets its pool
+        finish the running tasks), then SIGKILL to whatever is left."""
         if self.p.poll() is None:
             try:
-                os.killpg(self.p.pid, signal.SIGTERM)
-                self.p.wait(15)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                self.kill_group()
+                self.p.send_signal(signal.SIGTERM)
+                self.p.wait(30)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill_group()
         self._fh.close()
 
     def output(self) -> str:
@@ -175,11 +180,23 @@ class PrivatePostgres:
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
 
     def init(self) -> None:
-        self._run(str(self.BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        self._run(
+            str(self.BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync"
+        )
 
     def start(self) -> None:
         opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run(str(self.BIN / "pg_ctl"), "-D", str(self.data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
+        self._run(
+            str(self.BIN / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            opts,
+            "-l",
+            str(self.dir / "log"),
+            "-w",
+            "start",
+        )
 
     def stop(self) -> None:
         self._run(str(self.BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")

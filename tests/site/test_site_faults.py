@@ -107,7 +107,9 @@ def test_same_ai_task_delivered_twice_at_once_plays_one_turn(alice, tmp):
     worker = start_worker(tmp, "w1", concurrency=2, WEC_AI_ACTION_DELAY=0.5)
     try:
         assert wait_for(lambda: ai_turn_done(game.pk), 90), worker.output()
-        assert wait_for(lambda: "already being played" in worker.output() or "succeeded" in worker.output(), 30)
+        assert wait_for(
+            lambda: "already being played" in worker.output() or "succeeded" in worker.output(), 30
+        )
         # And a late third delivery, once the turn is over, does nothing either.
         tasks.play_ai_turn.delay(game.pk)
         assert wait_for(lambda: worker.output().count("succeeded") >= 3, 30), worker.output()
@@ -118,31 +120,48 @@ def test_same_ai_task_delivered_twice_at_once_plays_one_turn(alice, tmp):
     assert_one_clean_ai_turn(game.pk, alice)
 
 
+def read_mails(mail_dir: Path) -> list[str]:
+    """The messages Django's file backend wrote (one separator line after each)."""
+    text = "".join(f.read_text() for f in sorted(mail_dir.glob("*.log"))) if mail_dir.exists() else ""
+    return [m for m in text.split("-" * 79) if "Subject: " in m]
+
+
 def test_two_beat_processes_one_timeout_one_notification_one_email(alice, bob, tmp):
     alice.email_on_turn = bob.email_on_turn = True
     alice.save()
     bob.save()
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
-    Seat.objects.filter(game=game, color="black").update(deadline=timezone.now() - timezone.timedelta(minutes=5))
+    Seat.objects.filter(game=game, color="black").update(
+        deadline=timezone.now() - timezone.timedelta(minutes=5)
+    )
     mail_dir = tmp / "mail"
     env = {
         "WEC_CLOCK_CHECK_SECONDS": 0.5,
         "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "EMAIL_FILE_PATH": mail_dir,
     }
-    procs = [start_worker(tmp, "w1", concurrency=2, **env), start_beat(tmp, "b1", **env), start_beat(tmp, "b2", **env)]
+    procs = [
+        start_worker(tmp, "w1", concurrency=2, **env),
+        start_beat(tmp, "b1", **env),
+        start_beat(tmp, "b2", **env),
+    ]
     try:
-        assert wait_for(lambda: Game.objects.get(pk=game.pk).status == Game.Status.FINISHED, 60), procs[0].output()
+        assert wait_for(lambda: Game.objects.get(pk=game.pk).status == Game.Status.FINISHED, 60), procs[
+            0
+        ].output()
         # Let both beats fire several more times; nothing more may happen.
         assert wait_for(lambda: procs[0].output().count("check_clocks") >= 8, 30), procs[0].output()
-        assert wait_for(lambda: Notification.objects.filter(game=game, kind="game_over", emailed=True).count() == 2, 30)
+        # Three mails in all: bob's "new game" from the start and one "game over" each.
+        assert wait_for(lambda: len(read_mails(mail_dir)) >= 3, 30), read_mails(mail_dir)
+        assert wait_for(lambda: procs[0].output().count("check_clocks") >= 12, 30), procs[0].output()
     finally:
         for p in procs:
             p.stop()
     g = Game.objects.get(pk=game.pk)
     assert g.result == {"winner": "white", "reason": "timeout"}
     assert Notification.objects.filter(game=game, kind="game_over").count() == 2
-    mails = "".join(f.read_text() for f in mail_dir.glob("*.log")).split("-" * 79)
+    mails = read_mails(mail_dir)
+    assert len(mails) == 3, mails
     ended = [m for m in mails if f"Game {game.pk} has ended" in m]
     assert len(ended) == 2, mails
     assert sorted(m.split("To: ")[1].split()[0] for m in ended) == ["alice@example.com", "bob@example.com"]
@@ -170,7 +189,9 @@ def private_redis(settings):
 
 def ws_headers(client: Client, user) -> list:
     client.force_login(user)
-    cookie = f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
+    cookie = (
+        f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
+    )
     return [(b"cookie", cookie.encode()), (b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 
@@ -247,7 +268,8 @@ def test_postgres_restart_requests_fail_cleanly_then_recover(tmp):
         pg.init()
         pg.start()
         subprocess.run(
-            [str(pg.BIN / "createdb"), "-h", "127.0.0.1", "-p", str(pg.port), "-U", "postgres", "wec"], check=True
+            [str(pg.BIN / "createdb"), "-h", "127.0.0.1", "-p", str(pg.port), "-U", "postgres", "wec"],
+            check=True,
         )
         script = Path(__file__).parent / "fault_scripts" / "pg_restart.py"
         env = {
@@ -258,7 +280,9 @@ def test_postgres_restart_requests_fail_cleanly_then_recover(tmp):
             "WEC_TESTING": "1",
             "DJANGO_SETTINGS_MODULE": "wecsite.settings",
         }
-        done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=180)
+        done = subprocess.run(
+            [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=180
+        )
         assert done.returncode == 0, done.stderr[-3000:]
         result = json.loads(done.stdout.strip().splitlines()[-1])
     finally:

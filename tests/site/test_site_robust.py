@@ -396,12 +396,16 @@ def test_resume_ai_turns_requeues_only_stalled_ai_turns(alice, bob, monkeypatch,
     queued.clear()
     old = timezone.now() - timezone.timedelta(minutes=10)
     Game.objects.filter(pk__in=[stalled.pk, failed.pk, human_turn.pk, people.pk]).update(updated=old)
-    Game.objects.filter(pk=failed.pk).update(needs_attention=True, attention_note=f"{tasks.AI_FAILED_NOTE}: KeyError")
+    Game.objects.filter(pk=failed.pk).update(
+        needs_attention=True, attention_note=f"{tasks.AI_FAILED_NOTE}: KeyError"
+    )
     assert tasks.resume_ai_turns() == 1
     assert queued == [stalled.pk]
     assert fresh.pk not in queued
     # A game flagged only because its turn could not be queued is resumed too.
-    Game.objects.filter(pk=stalled.pk).update(needs_attention=True, attention_note="the AI's turn could not be queued")
+    Game.objects.filter(pk=stalled.pk).update(
+        needs_attention=True, attention_note="the AI's turn could not be queued"
+    )
     queued.clear()
     assert tasks.resume_ai_turns() == 1 and queued == [stalled.pk]
 

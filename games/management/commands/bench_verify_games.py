@@ -41,7 +41,11 @@ class Command(BaseCommand):
         actions = 0
         for _ in range(options["games"]):
             game = services.create_game(
-                creator=players[0], opponent="user", username=players[1].username, color="black", days_per_move=None
+                creator=players[0],
+                opponent="user",
+                username=players[1].username,
+                color="black",
+                days_per_move=None,
             )
             ids.append(game.pk)
             who = {"black": players[0], "white": players[1]}
