@@ -111,5 +111,100 @@
     var first = board.querySelector(".target-btn") || board.querySelector(".band.selected button") || board.querySelector("#end-turn");
     if (first) first.focus({ preventScroll: true });
   });
+  // The tab title says whose turn it is (and against whom), for players
+  // with many tabs open; it follows every board update.
+  function applyTitle() {
+    var board = document.getElementById("board");
+    if (board && board.dataset.title) document.title = board.dataset.title;
+  }
+  applyTitle();
+  document.body.addEventListener("htmx:afterSwap", applyTitle);
+
+  // What the player opened (the history, the legend, waiting reinforcements)
+  // stays open across live updates, and the page and the history list keep
+  // their scroll positions.
+  var openKey = "wec-open-" + wsPath;
+  function keptOpen() {
+    try { return JSON.parse(window.sessionStorage.getItem(openKey) || "{}"); } catch (e) { return {}; }
+  }
+  function applyOpen() {
+    var kept = keptOpen();
+    document.querySelectorAll("#board details[data-keep]").forEach(function (d) {
+      var k = d.dataset.keep;
+      if (kept[k] === true) d.open = true;
+      else if (kept[k] === false) d.open = false;
+    });
+  }
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (!d || !d.dataset || !d.dataset.keep) return;
+    var kept = keptOpen();
+    kept[d.dataset.keep] = d.open;
+    try { window.sessionStorage.setItem(openKey, JSON.stringify(kept)); } catch (err) { /* private mode */ }
+  }, true);
+  var scrolls = null;
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "board") return;
+    scrolls = { page: window.scrollY, lists: {} };
+    document.querySelectorAll("#board [data-keep-scroll]").forEach(function (el) {
+      scrolls.lists[el.dataset.keepScroll] = el.scrollTop;
+    });
+  });
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "board") return;
+    applyOpen();
+    applyLevel();
+    if (!scrolls) return;
+    document.querySelectorAll("#board [data-keep-scroll]").forEach(function (el) {
+      var top = scrolls.lists[el.dataset.keepScroll];
+      if (top !== undefined) el.scrollTop = top;
+    });
+    window.scrollTo(window.scrollX, scrolls.page);
+    scrolls = null;
+  });
+  applyOpen();
+
+  // Focus one level (phones): the board shows only that level, large.
+  var levelKey = "wec-level";
+  function applyLevel() {
+    // On a phone one level at a time is the default: each Square is then one
+    // 44px tap target.
+    var level = window.matchMedia && window.matchMedia("(max-width: 480px)").matches ? "ground" : "all";
+    try { level = window.sessionStorage.getItem(levelKey) || level; } catch (e) { /* private mode */ }
+    var board = document.getElementById("board");
+    if (!board) return;
+    board.dataset.focusLevel = level;
+    board.querySelectorAll(".level-btn").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.level === level ? "true" : "false");
+    });
+  }
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest && e.target.closest(".level-btn");
+    if (!btn) return;
+    try { window.sessionStorage.setItem(levelKey, btn.dataset.level); } catch (err) { /* private mode */ }
+    applyLevel();
+  });
+  applyLevel();
+
+  // Keyboard play (documented on the help page): e ends the turn, Escape
+  // clears the selection or leaves an aiming mode, a aims the first weapon,
+  // 1-4 focus a level, ? opens the help.
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    if (document.querySelector("#confirm-dialog[open]")) return;
+    var board = document.getElementById("board");
+    if (!board) return;
+    var click = function (sel) { var el = board.querySelector(sel); if (el) { el.click(); e.preventDefault(); } return el; };
+    if (e.key === "e" || e.key === "E") { var end = board.querySelector("#end-turn"); if (end) { end.form.requestSubmit(); e.preventDefault(); } }
+    else if (e.key === "Escape") { click("#cancel-mode") || click("#clear-selection"); }
+    else if (e.key === "a") { click(".aim-btn"); }
+    else if (e.key === "f") { var first = board.querySelector("#action-panel .act-btn"); if (first) { first.focus(); e.preventDefault(); } }
+    else if (e.key === "m") { var tgt = board.querySelector(".target-btn") || board.querySelector(".piece-btn"); if (tgt) { tgt.focus(); e.preventDefault(); } }
+    else if (e.key === "1" || e.key === "2" || e.key === "3" || e.key === "4") {
+      click(".level-btn[data-level='" + ["all", "air", "ground", "sub"][parseInt(e.key, 10) - 1] + "']");
+    } else if (e.key === "?") { var help = document.getElementById("help-link"); if (help) { window.location = help.href; } }
+  });
   connect();
 })();
