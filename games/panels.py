@@ -230,6 +230,7 @@ class TransportGroup:
 class PieceActions:
     id: int | None
     label: str
+    kind: str = ""  # the piece type, for its Rules & Help entry
     compasses: list = field(default_factory=list)
     targeted: list = field(default_factory=list)
     transports: list = field(default_factory=list)
@@ -294,7 +295,7 @@ def action_panel(legal: list[dict], view: dict, color: str, origin) -> ActionPan
     sections: dict = {}
     for p in own_here:
         sections[p.get("id")] = PieceActions(
-            id=p.get("id"), label=f"{piece_name(p['type'])} {place_label(origin)}"
+            id=p.get("id"), label=f"{piece_name(p['type'])} {place_label(origin)}", kind=str(p.get("type") or "")
         )
     compass_choices: dict = {}
     transports: dict = {}

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import panels, selectors, services
+from . import highlights, panels, selectors, services
 from .board import build_board, parse_place, place_key
 from .engine import get_game_engine
 from .forms import ActionError, NewGameForm, action_from_post
@@ -163,6 +163,8 @@ def _board_context(request, game, seat, sel=None, to=None, mode=None, weapon=Non
             options = selectors.move_options(game, seat.color, *sel, state=state, view=view, legal=legal)
         panel = panels.action_panel(legal, view, seat.color, sel)
     board = build_board(view, seat.color, options=options, can_select=my_turn)
+    hl = highlights.for_player(game, seat.color, view)
+    highlights.mark(board, hl)
     choice = None
     if options and to is not None and to in options.targets:
         choice = {"to": to, "choices": options.targets[to], "title": panels.choice_title(options.kind, to)}
@@ -198,6 +200,8 @@ def _board_context(request, game, seat, sel=None, to=None, mode=None, weapon=Non
         "act_url": reverse("game_act", args=[game.pk]),
         "history": history,
         "review": review,
+        "highlights": hl,
+        "highlight_text": highlights.summary(hl),
         "clocks": selectors.game_clocks(game),
         "clocks_url": reverse("game_clocks", args=[game.pk]),
     }

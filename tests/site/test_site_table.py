@@ -216,3 +216,28 @@ def test_game_page_links_to_help_and_explains_markers(client, tgame, alice):
     assert reverse("help") in html
     assert "◆" in html and "marker" in html.lower()
     assert "style=" not in html
+
+
+def squares_with(html_text, cls):
+    return {(int(r), int(c)) for r, c in re.findall(
+        rf'<div class="sq [^"]*\b{cls}\b[^"]*" role="gridcell" data-row="(\d+)" data-col="(\d+)"', html_text)}
+
+
+def test_highlights_show_the_enemy_turn_and_own_actions(client, tgame, alice, bob):
+    client.force_login(alice)
+    assert squares_with(board(client, tgame), "hl-own") == set()
+    play(alice, tgame, a_move(tgame, [1, 1]))
+    own = squares_with(board(client, tgame), "hl-own")
+    assert (1, 1) in own and len(own) == 2  # where the King left and where it went
+    play(alice, tgame, {"type": "end_turn"})
+    # White's Move: Black sees White's King step (from (10,10)).
+    play(bob, tgame, a_move(tgame, [10, 10]))
+    play(bob, tgame, {"type": "end_turn"})
+    html = board(client, tgame)
+    enemy = squares_with(html, "hl-enemy")
+    assert (10, 10) in enemy and len(enemy) == 2
+    assert squares_with(html, "hl-own") == set()
+    # White, waiting after its own turn, has nothing new from the enemy to see.
+    client.force_login(bob)
+    white = board(client, tgame)
+    assert squares_with(white, "hl-enemy") == set() and squares_with(white, "hl-own") == set()
