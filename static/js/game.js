@@ -186,6 +186,15 @@
   });
   applyLevel();
 
+  // The review: Left/Right step a Turn, Home/End jump (documented on the help page).
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || !document.getElementById("replay")) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    var ids = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
+    var btn = ids[e.key] && document.getElementById(ids[e.key]);
+    if (btn && !btn.disabled) { btn.click(); e.preventDefault(); }
+  });
   // Keyboard play (documented on the help page): e ends the turn, Escape
   // clears the selection or leaves an aiming mode, a aims the first weapon,
   // 1-4 focus a level, ? opens the help.

@@ -241,3 +241,26 @@ def test_highlights_show_the_enemy_turn_and_own_actions(client, tgame, alice, bo
     client.force_login(bob)
     white = board(client, tgame)
     assert squares_with(white, "hl-enemy") == set() and squares_with(white, "hl-own") == set()
+
+
+def test_review_three_boards_knowledge_and_shareable_turn(client, tgame, alice, bob):
+    play(alice, tgame, a_move(tgame, [1, 1]))
+    play(alice, tgame, {"type": "end_turn"})
+    play(bob, tgame, a_move(tgame, [10, 10]))
+    play(bob, tgame, {"type": "end_turn"})
+    services.resign(tgame.pk, alice)
+    client.force_login(alice)
+    html = client.get(reverse("game_detail", args=[tgame.pk])).content.decode()
+    for which in ("truth", "black", "white"):
+        assert f'data-board="{which}"' in html
+    assert '<polyline class="pl pl-mat-black"' in html and 'id="replay-share"' in html
+    # A shared link opens that Turn.
+    html = client.get(reverse("game_detail", args=[tgame.pk]), {"at": 1}).content.decode()
+    assert 'id="replay-at" name="at" min="0" max="2" value="1"' in html
+    # The knowledge boards are each side's own view: Black's board after turn 1
+    # shows its King moved, and the truth shows both sides.
+    part = html.split('data-board="black"', 1)[1].split('data-board="white"', 1)[0]
+    assert 'data-row="1" data-col="2"' in part or 'data-row="2" data-col="1"' in part or 'data-row="2" data-col="2"' in part
+    # Out of range or junk: clamped or ignored, never an error.
+    assert client.get(reverse("game_detail", args=[tgame.pk]), {"at": "99"}).status_code == 200
+    assert client.get(reverse("game_detail", args=[tgame.pk]), {"at": "x"}).status_code == 200
