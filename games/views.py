@@ -264,9 +264,7 @@ def _review_boards(game, seat, frames, at):
 def game_detail(request, game_id: int):
     game, seat = _participant(request, game_id)
     services.mark_notifications_read(request.user, game.pk)
-    context = _board_context(request, game, seat, **_board_params(request.GET))
-    if context.get("review") and request.GET.get("at", "").isdigit():  # a shared link to one Turn
-        context["review"] = _review_context(game, seat, int(request.GET["at"]), history=context["history"])
+    context = _review_at(request, game, seat, _board_context(request, game, seat, **_board_params(request.GET)))
     context["ws_path"] = f"/ws/games/{game.pk}/"
     return render(request, "games/game.html", context)
 
@@ -277,7 +275,16 @@ def game_board(request, game_id: int):
     game, seat = _participant(request, game_id)
     # The live page fetches this when the game changed: the player has seen it.
     services.mark_notifications_read(request.user, game.pk)
-    return render(request, "games/partials/board.html", _board_context(request, game, seat, **_board_params(request.GET)))
+    context = _review_at(request, game, seat, _board_context(request, game, seat, **_board_params(request.GET)))
+    return render(request, "games/partials/board.html", context)
+
+
+def _review_at(request, game, seat, context):
+    """An ended game's review at the Turn `at` of the query (a shared link, or
+    a live refresh of a page that was showing that Turn)."""
+    if context.get("review") and request.GET.get("at", "").isdigit():
+        context["review"] = _review_context(game, seat, int(request.GET["at"]), history=context["history"])
+    return context
 
 
 @login_required

@@ -31,7 +31,8 @@
     return headers && headers["X-Wec-Refresh"] !== undefined ? headers["X-Wec-Refresh"] : null;
   }
   document.body.addEventListener("htmx:beforeRequest", function (e) {
-    if (isRefresh(e.detail) === null && e.detail.target && e.detail.target.id === "board") boardRequests++;
+    var id = e.detail.target && e.detail.target.id;
+    if (isRefresh(e.detail) === null && (id === "board" || id === "replay")) boardRequests++;
   });
   document.body.addEventListener("htmx:beforeSwap", function (e) {
     var mark = isRefresh(e.detail);
@@ -40,6 +41,9 @@
   // keep: ask for the board with the piece (and aiming mode) still selected.
   function refresh(keep) {
     var query = keep ? selectionQuery() : "";
+    // A review keeps the Turn it shows.
+    var replay = document.getElementById("replay");
+    if (replay && replay.dataset.at) query = (query ? query + "&" : "") + "at=" + encodeURIComponent(replay.dataset.at);
     if (window.htmx) {
       window.htmx.ajax("GET", query ? boardUrl + "?" + query : boardUrl, {
         target: "#board", swap: "outerHTML", headers: { "X-Wec-Refresh": String(boardRequests) }

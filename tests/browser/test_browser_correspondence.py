@@ -36,6 +36,7 @@ def make_a_move(page):
     if page.locator(".choice-btn").count():
         page.locator(".choice-btn").first.click()
     page.locator("#end-turn").click()
+    page.locator("#confirm-dialog .confirm-yes").click()  # End Turn asks first
     expect(page.locator(".their-turn-flag")).to_be_visible()
 
 
