@@ -74,8 +74,8 @@ def test_clock_badge_and_review(new_page, shot):
     expect(bob.locator(".history .hist-plain li")).to_have_count(1)  # inside the closed record
 
     # Bob resigns; Alice's page turns into the review by itself.
-    bob.once("dialog", lambda dialog: dialog.accept())
     bob.get_by_role("button", name="Resign").click()
+    bob.locator("#confirm-dialog .confirm-yes").click()  # the page's own confirmation dialog
     expect(alice.locator("#replay")).to_be_visible(timeout=10000)
     expect(alice.locator(".turn-line")).to_contain_text("You won.")
     expect(alice.locator(".history")).to_have_attribute("open", "")
