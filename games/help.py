@@ -198,6 +198,7 @@ KEYS = [
     ("Escape", _("leave aiming, or clear the selection")),
     ("e", _("End Turn (asks you to confirm)")),
     ("1 2 3 4", _("show all levels, only air, only ground, only sub")),
+    ("z", _("zoom the focused Square: its three levels, large (or tap a Square's background)")),
     ("?", _("open this page")),
     (_("In the review"), _("Left and Right arrows step one Turn, Home and End jump to the start and the end")),
 ]

@@ -199,6 +199,52 @@
     var btn = ids[e.key] && document.getElementById(ids[e.key]);
     if (btn && !btn.disabled) { btn.click(); e.preventDefault(); }
   });
+  // Zoom one Square: tapping a Square's background (not one of its buttons),
+  // or pressing z on a focused Square button, shows its three levels large
+  // in #square-zoom (a copy without buttons: acting stays on the board).
+  function zoomSquare(sq) {
+    var box = document.getElementById("square-zoom");
+    if (!box || !sq) return;
+    var copy = sq.cloneNode(true);
+    copy.removeAttribute("role");
+    copy.querySelectorAll("form").forEach(function (f) { f.replaceWith.apply(f, Array.prototype.slice.call(f.childNodes)); });
+    copy.querySelectorAll("button").forEach(function (b) {
+      var span = document.createElement("span");
+      span.className = "cell-static";
+      while (b.firstChild) span.appendChild(b.firstChild);
+      b.replaceWith(span);
+    });
+    copy.querySelectorAll("input").forEach(function (i) { i.remove(); });
+    copy.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
+    var body = box.querySelector(".square-zoom-body");
+    body.textContent = "";
+    body.appendChild(copy);
+    box.dataset.row = sq.dataset.row;
+    box.dataset.col = sq.dataset.col;
+    box.querySelector("h2").textContent = box.dataset.title.replace("%(square)s", sq.dataset.row + "," + sq.dataset.col);
+    box.hidden = false;
+  }
+  document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest("#square-zoom-close")) {
+      var box = document.getElementById("square-zoom");
+      if (box) { box.hidden = true; delete box.dataset.row; }
+      return;
+    }
+    var sq = e.target.closest && e.target.closest("#board .board .sq");
+    if (!sq || e.target.closest("button, a, form")) return;
+    zoomSquare(sq);
+  });
+  // A live update keeps the zoom open, showing the Square's new contents.
+  var zoomed = null;
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    var box = document.getElementById("square-zoom");
+    zoomed = box && !box.hidden && box.dataset.row ? [box.dataset.row, box.dataset.col] : null;
+  });
+  document.body.addEventListener("htmx:afterSwap", function () {
+    if (!zoomed) return;
+    zoomSquare(document.querySelector("#board .board .sq[data-row='" + zoomed[0] + "'][data-col='" + zoomed[1] + "']"));
+    zoomed = null;
+  });
   // Keyboard play (documented on the help page): e ends the turn, Escape
   // clears the selection or leaves an aiming mode, a aims the first weapon,
   // 1-4 focus a level, ? opens the help.
@@ -213,6 +259,7 @@
     if (e.key === "e" || e.key === "E") { var end = board.querySelector("#end-turn"); if (end) { end.form.requestSubmit(); e.preventDefault(); } }
     else if (e.key === "Escape") { click("#cancel-mode") || click("#clear-selection"); }
     else if (e.key === "a") { click(".aim-btn"); }
+    else if (e.key === "z") { var sq = document.activeElement && document.activeElement.closest && document.activeElement.closest(".board .sq"); if (sq) { zoomSquare(sq); e.preventDefault(); } }
     else if (e.key === "f") { var first = board.querySelector("#action-panel .act-btn"); if (first) { first.focus(); e.preventDefault(); } }
     else if (e.key === "m") { var tgt = board.querySelector(".target-btn") || board.querySelector(".piece-btn"); if (tgt) { tgt.focus(); e.preventDefault(); } }
     else if (e.key === "1" || e.key === "2" || e.key === "3" || e.key === "4") {

@@ -82,6 +82,15 @@ def test_a_turn_with_move_fire_pickup_and_confirmed_end_turn(new_page, shot, dja
         # Articles stay visible on a phone.
         expect(page.locator(".sq[data-row='2'][data-col='3'] .arts .art")).to_be_visible()
     shot(page, f"table-{size}-01-start")
+    # Zoom one Square: its three levels, large.
+    page.locator(".board .sq[data-row='8'][data-col='3']").click()
+    expect(page.locator("#square-zoom")).to_be_visible()
+    expect(page.locator("#square-zoom h2")).to_have_text("Square 8,3, all three levels")
+    expect(page.locator("#square-zoom .band")).to_have_count(3)
+    expect(page.locator("#square-zoom .tok-white")).to_have_count(1)
+    shot(page, f"table-{size}-01b-square-zoom")
+    page.locator("#square-zoom-close").click()
+    expect(page.locator("#square-zoom")).to_be_hidden()
 
     # Fire: north-east would burn our own Dozer: the page asks, and Cancel changes nothing.
     page.locator(".piece-btn[data-place='3-5-ground']").click()
