@@ -43,11 +43,22 @@ def changed_squares(before: dict, after: dict) -> set[tuple[int, int]]:
     return {sq for sq in set(a) | set(b) if a.get(sq, Counter()) != b.get(sq, Counter())}
 
 
+# Views at Turn boundaries never change (the action log is append-only), so
+# each process keeps the latest few: a page's repeated refreshes in one Turn
+# then replay nothing extra.
+_VIEWS: dict[tuple, dict] = {}
+
+
 def _view_at(game: Game, seq: int, color: str) -> dict:
     from .selectors import load_state
 
-    engine = get_game_engine(game.engine)
-    return engine.view(load_state(game, upto=seq), color)
+    key = (game.pk, str(game.created), seq, color)
+    if key not in _VIEWS:
+        if len(_VIEWS) >= 256:
+            _VIEWS.pop(next(iter(_VIEWS)))
+        engine = get_game_engine(game.engine)
+        _VIEWS[key] = engine.view(load_state(game, upto=seq), color)
+    return _VIEWS[key]
 
 
 def for_player(game: Game, color: str, view: dict) -> dict:

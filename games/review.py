@@ -47,11 +47,11 @@ def _frames(game: Game, frames: list[int]) -> list[Frame]:
     return [out[f] for f in frames]
 
 
-_CACHE: dict[tuple[int, int], list[Frame]] = {}
+_CACHE: dict[tuple, list[Frame]] = {}
 
 
 def frames_of(game: Game, frames: list[int]) -> list[Frame]:
-    key = (game.pk, game.seq)
+    key = (game.pk, str(game.created), game.seq)
     if key not in _CACHE:
         if len(_CACHE) > 16:
             _CACHE.clear()
