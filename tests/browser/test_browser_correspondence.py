@@ -76,7 +76,8 @@ def test_clock_badge_and_review(new_page, shot):
     # Bob resigns; Alice's page turns into the review by itself.
     bob.get_by_role("button", name="Resign").click()
     bob.locator("#confirm-dialog .confirm-yes").click()  # the page's own confirmation dialog
-    expect(alice.locator("#replay")).to_be_visible(timeout=10000)
+    # (the review draws three boards: give a loaded machine time)
+    expect(alice.locator("#replay")).to_be_visible(timeout=20000)
     expect(alice.locator(".turn-line")).to_contain_text("You won.")
     expect(alice.locator(".history")).to_have_attribute("open", "")
     expect(alice.locator(".history .hist-plain")).to_be_visible()
