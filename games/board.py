@@ -4,6 +4,8 @@ Only `view(game, color)` goes in, so nothing the player may not know can come ou
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -39,6 +41,25 @@ def screen_direction(direction, color: str) -> tuple[int, int]:
     up is the player's forward."""
     sign = 1 if color == "black" else -1
     return (int(direction[0]) * sign, int(direction[1]) * sign)
+
+
+# The engine's plain-English record names compass directions from Black's side
+# (north = towards row 10).  White's board is turned 180 degrees, so for a
+# White viewer each word becomes its opposite; then the record says what the
+# buttons said when the action was chosen.
+_TURNED = {
+    "north": "south", "south": "north", "east": "west", "west": "east",
+    "north-east": "south-west", "south-west": "north-east",
+    "north-west": "south-east", "south-east": "north-west",
+}
+_COMPASS_WORD = re.compile(r"\b(north-east|north-west|south-east|south-west|north|south|east|west)\b")
+
+
+def viewer_words(text: str, color: str | None) -> str:
+    """A plain-English record line with its direction words as `color` sees the board."""
+    if color != "white":
+        return text
+    return _COMPASS_WORD.sub(lambda m: _TURNED[m.group(1)], text)
 
 
 def direction_arrow(screen) -> str:

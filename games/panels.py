@@ -9,14 +9,13 @@ the actions of `legal_actions` only ever name own piece ids."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .board import direction_arrow, direction_name, level_suffix, place_key, screen_direction
-from .selectors import Choice, MoveOptions
+from .selectors import Choice, MoveOptions, action_fingerprint
 from .templatetags.wec_board import article_name, piece_name
 
 TRANSPORT_WEAPONS = ("bike", "jump_pack", "scuba")
@@ -55,7 +54,7 @@ def _unique(legal: list[dict]):
     """The actions once each (in case the engine lists one twice)."""
     seen = set()
     for action in legal:
-        fingerprint = json.dumps(action, sort_keys=True)
+        fingerprint = action_fingerprint(action)
         if fingerprint not in seen:
             seen.add(fingerprint)
             yield action
@@ -70,6 +69,7 @@ class _Names:
 
     def __init__(self, view: dict, color: str):
         self.color = color
+        self.view = view
         self.by_id = {}
         self.by_place: dict[tuple, list[dict]] = {}
         for p in view.get("pieces", []) or []:
@@ -85,6 +85,12 @@ class _Names:
             p = mine[0] if len(mine) == 1 else None
         return str(piece_name(p["type"])) if p else _("piece")
 
+    def own_at(self, place) -> str:
+        """'Tank, Jet': the player's own pieces at a place."""
+        return ", ".join(
+            str(piece_name(p["type"])) for p in self.by_place.get(tuple(place), []) if p.get("color") == self.color
+        )
+
     def at(self, place) -> str:
         """'enemy Jet' / 'your Tank' for what the player sees at a place."""
         words = []
@@ -94,6 +100,52 @@ class _Names:
             else:
                 words.append(_("enemy %(piece)s") % {"piece": piece_name(p["type"])})
         return ", ".join(words) if words else _("the square")
+
+
+# The level a directional Fire's shot travels at: projectiles at their own
+# level, the direct weapons (Flamer, Stunner) at the firer's level.
+SHOT_LEVEL = {"rocket_launcher": "ground", "sam_launcher": "air", "torpedo_launcher": "sub"}
+
+
+def own_in_line_of_fire(action: dict, view: dict, color: str) -> list[tuple]:
+    """The places of the player's own pieces that a Fire may hit, as the player
+    sees the board: every own ground piece on a restricted Rocket's target
+    place; for a directional Fire, own pieces on the shot's level up to and
+    including the first Square where the player sees any piece (a Flamer or
+    Stunner within its range).  Empty for Transports and enemy-only weapons."""
+    if action.get("type") != "fire" or "to" in action:
+        return []
+    weapon = action.get("weapon", "")
+    frm = action.get("from") or []
+    if len(frm) != 3:
+        return []
+    by_place: dict[tuple, list[dict]] = {}
+    for p in view.get("pieces", []) or []:
+        by_place.setdefault((p.get("row"), p.get("col"), p.get("level", "ground")), []).append(p)
+    if "target" in action:
+        if weapon != "jet_rocket":
+            return []  # homing SAMs and Torpedoes only lock on to enemies
+        t = action["target"]
+        place = (int(t[0]), int(t[1]), "ground")
+        return [place] if any(p.get("color") == color for p in by_place.get(place, [])) else []
+    direction = action.get("direction")
+    if weapon == "conversion" or not direction:
+        return []  # a Conversion only changes enemies' sides
+    level = SHOT_LEVEL.get(weapon, str(frm[2]))
+    opts = view.get("options") or {}
+    reach = {"flamer": int(opts.get("flamer_range") or 2), "stunner": int(opts.get("stunner_range") or 9)}.get(weapon, 9)
+    row, col = int(frm[0]), int(frm[1])
+    hits = []
+    for _step in range(reach):
+        row, col = row + int(direction[0]), col + int(direction[1])
+        if not (1 <= row <= 10 and 1 <= col <= 10):
+            break
+        here = by_place.get((row, col, level), [])
+        if any(p.get("color") == color for p in here):
+            hits.append((row, col, level))
+        if here and weapon not in ("flamer",):
+            break  # a projectile or a Stunner stops at the first piece
+    return hits
 
 
 def describe(action: dict, names: _Names, color: str) -> Choice:
@@ -145,7 +197,14 @@ def describe(action: dict, names: _Names, color: str) -> Choice:
         label = _("End turn")
     else:
         label = str(kind)
-    return Choice(action=action, label=str(label), short=str(short))
+    confirm = ""
+    if kind == "fire":
+        own = own_in_line_of_fire(action, names.view, color)
+        if own:
+            confirm = _("%(action)s: this may hit your own %(pieces)s. Fire anyway?") % {
+                "action": label, "pieces": "; ".join(f"{names.own_at(pl)} {place_label(pl)}" for pl in own),
+            }
+    return Choice(action=action, label=str(label), short=str(short), confirm=str(confirm))
 
 
 # --- the action panel -------------------------------------------------------------------
@@ -171,6 +230,7 @@ class TransportGroup:
 class PieceActions:
     id: int | None
     label: str
+    kind: str = ""  # the piece type, for its Rules & Help entry
     compasses: list = field(default_factory=list)
     targeted: list = field(default_factory=list)
     transports: list = field(default_factory=list)
@@ -235,7 +295,7 @@ def action_panel(legal: list[dict], view: dict, color: str, origin) -> ActionPan
     sections: dict = {}
     for p in own_here:
         sections[p.get("id")] = PieceActions(
-            id=p.get("id"), label=f"{piece_name(p['type'])} {place_label(origin)}"
+            id=p.get("id"), label=f"{piece_name(p['type'])} {place_label(origin)}", kind=str(p.get("type") or "")
         )
     compass_choices: dict = {}
     transports: dict = {}

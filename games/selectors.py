@@ -162,6 +162,10 @@ def history_lines(game: Game, state, color: str) -> dict:
             continue
         try:
             out[key] = [str(line) for line in fn(state, who)]
+            if key == "plain":  # direction words as this player's board shows them
+                from .board import viewer_words
+
+                out[key] = [viewer_words(line, color) for line in out[key]]
         except Exception:  # the record is a nicety; never break the page for it
             out[key] = []
     return out
@@ -243,6 +247,7 @@ class Choice:
     action: dict
     label: str
     short: str = ""  # a compact text for small buttons (the label stays their accessible name)
+    confirm: str = ""  # a question the page asks before sending it (e.g. it may hit an own piece)
 
     @property
     def action_json(self) -> str:
@@ -294,6 +299,15 @@ def describe_action(action: dict, names: dict | None = None) -> str:
     return " · ".join(str(p) for p in parts)
 
 
+def action_fingerprint(action: dict) -> str:
+    """One key per distinct action: a Dozer's Move that pushes nothing is
+    listed by the engine both without `doze` and with `doze: []`; the player
+    sees it once."""
+    if action.get("doze") == []:
+        action = {k: v for k, v in action.items() if k != "doze"}
+    return json.dumps(action, sort_keys=True)
+
+
 def move_options(
     game: Game, color: str, row: int, col: int, level: str, state=None, view=None, legal=None
 ) -> MoveOptions:
@@ -315,7 +329,7 @@ def move_options(
     origin = [row, col, level]
     seen = set()
     for action in legal:
-        fingerprint = json.dumps(action, sort_keys=True)
+        fingerprint = action_fingerprint(action)
         if fingerprint in seen:
             continue
         seen.add(fingerprint)

@@ -1,10 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import views, views_help
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("help/", views_help.help_page, name="help"),
     path("games/list/", views.game_list, name="game_list"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),

@@ -17,7 +17,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import panels, selectors, services
+from . import highlights, panels, selectors, services
+from . import review as review_data
 from .board import build_board, parse_place, place_key
 from .engine import get_game_engine
 from .forms import ActionError, NewGameForm, action_from_post
@@ -163,6 +164,8 @@ def _board_context(request, game, seat, sel=None, to=None, mode=None, weapon=Non
             options = selectors.move_options(game, seat.color, *sel, state=state, view=view, legal=legal)
         panel = panels.action_panel(legal, view, seat.color, sel)
     board = build_board(view, seat.color, options=options, can_select=my_turn)
+    hl = highlights.for_player(game, seat.color, view)
+    highlights.mark(board, hl)
     choice = None
     if options and to is not None and to in options.targets:
         choice = {"to": to, "choices": options.targets[to], "title": panels.choice_title(options.kind, to)}
@@ -198,6 +201,8 @@ def _board_context(request, game, seat, sel=None, to=None, mode=None, weapon=Non
         "act_url": reverse("game_act", args=[game.pk]),
         "history": history,
         "review": review,
+        "highlights": hl,
+        "highlight_text": highlights.summary(hl),
         "clocks": selectors.game_clocks(game),
         "clocks_url": reverse("game_clocks", args=[game.pk]),
     }
@@ -215,6 +220,7 @@ def _review_context(game, seat, at=None, history=None, state=None):
     if state is None or frames[at] != game.seq:
         state = selectors.load_state(game, upto=frames[at])
     view = selectors.full_view(game, state)
+    three = _review_boards(game, seat, frames, at)
     line = plain = ""
     if at > 0:
         if at - 1 < len(history["notation"]):
@@ -229,7 +235,28 @@ def _review_context(game, seat, at=None, history=None, state=None):
         "line": line,
         "plain": plain,
         "url": reverse("game_replay", args=[game.pk]),
+        "detail_url": reverse("game_detail", args=[game.pk]),
+        **three,
     }
+
+
+def _review_boards(game, seat, frames, at):
+    """The review's knowledge boards (what Black and White each knew after
+    frame `at`), the Squares where each learned something that Turn, the
+    closest calls of hidden pieces, and the plot over the game."""
+    fs = review_data.frames_of(game, frames)
+    prev = fs[at - 1] if at > 0 else None
+    boards = []
+    for color in ("black", "white"):
+        board = build_board(fs[at].views[color], seat.color)
+        learned = review_data.learned(prev, fs[at], color)
+        for line in board["grid"]:
+            for sq in line["squares"]:
+                sq["hl_learn"] = (sq["row"], sq["col"]) in learned
+        near = review_data.threat(fs[at], color)
+        boards.append({"color": color, "board": board, "learned": len(learned), "near": near[0] if near[1] else None})
+    stats = review_data.summary(game, frames)
+    return {"knowledge": boards, "stats": stats, "plot": review_data.plot(stats, at)}
 
 
 @login_required
@@ -237,7 +264,7 @@ def _review_context(game, seat, at=None, history=None, state=None):
 def game_detail(request, game_id: int):
     game, seat = _participant(request, game_id)
     services.mark_notifications_read(request.user, game.pk)
-    context = _board_context(request, game, seat, **_board_params(request.GET))
+    context = _review_at(request, game, seat, _board_context(request, game, seat, **_board_params(request.GET)))
     context["ws_path"] = f"/ws/games/{game.pk}/"
     return render(request, "games/game.html", context)
 
@@ -248,7 +275,16 @@ def game_board(request, game_id: int):
     game, seat = _participant(request, game_id)
     # The live page fetches this when the game changed: the player has seen it.
     services.mark_notifications_read(request.user, game.pk)
-    return render(request, "games/partials/board.html", _board_context(request, game, seat, **_board_params(request.GET)))
+    context = _review_at(request, game, seat, _board_context(request, game, seat, **_board_params(request.GET)))
+    return render(request, "games/partials/board.html", context)
+
+
+def _review_at(request, game, seat, context):
+    """An ended game's review at the Turn `at` of the query (a shared link, or
+    a live refresh of a page that was showing that Turn)."""
+    if context.get("review") and request.GET.get("at", "").isdigit():
+        context["review"] = _review_context(game, seat, int(request.GET["at"]), history=context["history"])
+    return context
 
 
 @login_required

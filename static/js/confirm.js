@@ -1,15 +1,48 @@
-// Forms with data-confirm="question" ask before they submit.  This replaces
-// inline onsubmit handlers, which the Content-Security-Policy forbids.  The
-// listener sits on the document (capture phase), so forms that htmx swaps in
-// later are covered too, and it runs before htmx sees the submit.
+// Forms with data-confirm="question" ask before they submit, in a modal
+// <dialog> of the page (#confirm-dialog in base.html): End Turn, a Fire that
+// may hit one's own piece, Resign.  This replaces inline onsubmit handlers,
+// which the Content-Security-Policy forbids.  The listener sits on the
+// document (capture phase), so forms that htmx swaps in later are covered too,
+// and it runs before htmx sees the submit.  Once the player confirms, the
+// form is submitted again, marked as confirmed, and htmx (or the browser)
+// sends it as usual.
 (function () {
   "use strict";
+  var pending = null;
+  function dialog() { return document.getElementById("confirm-dialog"); }
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.dataset.confirm) return;
-    if (!window.confirm(form.dataset.confirm)) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
+    if (form.dataset.confirmed === "1") { delete form.dataset.confirmed; return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var dlg = dialog();
+    if (!dlg || typeof dlg.showModal !== "function") {
+      if (window.confirm(form.dataset.confirm)) { form.dataset.confirmed = "1"; form.requestSubmit(); }
+      return;
     }
+    pending = form;
+    dlg.querySelector(".confirm-text").textContent = form.dataset.confirm;
+    var yes = dlg.querySelector(".confirm-yes");
+    yes.textContent = form.dataset.confirmYes || yes.dataset.default;
+    dlg.classList.toggle("danger", form.dataset.confirmDanger === "1");
+    dlg.returnValue = "";
+    dlg.showModal();
+    yes.focus();
+  }, true);
+  document.addEventListener("click", function (event) {
+    var btn = event.target.closest && event.target.closest("#confirm-dialog button");
+    if (!btn) return;
+    var dlg = dialog();
+    var form = pending;
+    pending = null;
+    dlg.close();
+    if (btn.classList.contains("confirm-yes") && form && form.isConnected) {
+      form.dataset.confirmed = "1";
+      form.requestSubmit();
+    }
+  });
+  document.addEventListener("close", function (event) {
+    if (event.target && event.target.id === "confirm-dialog") pending = null;
   }, true);
 })();

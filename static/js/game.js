@@ -31,7 +31,8 @@
     return headers && headers["X-Wec-Refresh"] !== undefined ? headers["X-Wec-Refresh"] : null;
   }
   document.body.addEventListener("htmx:beforeRequest", function (e) {
-    if (isRefresh(e.detail) === null && e.detail.target && e.detail.target.id === "board") boardRequests++;
+    var id = e.detail.target && e.detail.target.id;
+    if (isRefresh(e.detail) === null && (id === "board" || id === "replay")) boardRequests++;
   });
   document.body.addEventListener("htmx:beforeSwap", function (e) {
     var mark = isRefresh(e.detail);
@@ -40,6 +41,9 @@
   // keep: ask for the board with the piece (and aiming mode) still selected.
   function refresh(keep) {
     var query = keep ? selectionQuery() : "";
+    // A review keeps the Turn it shows.
+    var replay = document.getElementById("replay");
+    if (replay && replay.dataset.at) query = (query ? query + "&" : "") + "at=" + encodeURIComponent(replay.dataset.at);
     if (window.htmx) {
       window.htmx.ajax("GET", query ? boardUrl + "?" + query : boardUrl, {
         target: "#board", swap: "outerHTML", headers: { "X-Wec-Refresh": String(boardRequests) }
@@ -110,6 +114,157 @@
     if (document.activeElement && document.activeElement !== document.body) return;
     var first = board.querySelector(".target-btn") || board.querySelector(".band.selected button") || board.querySelector("#end-turn");
     if (first) first.focus({ preventScroll: true });
+  });
+  // The tab title says whose turn it is (and against whom), for players
+  // with many tabs open; it follows every board update.
+  function applyTitle() {
+    var board = document.getElementById("board");
+    if (board && board.dataset.title) document.title = board.dataset.title;
+  }
+  applyTitle();
+  document.body.addEventListener("htmx:afterSwap", applyTitle);
+
+  // What the player opened (the history, the legend, waiting reinforcements)
+  // stays open across live updates, and the page and the history list keep
+  // their scroll positions.
+  var openKey = "wec-open-" + wsPath;
+  function keptOpen() {
+    try { return JSON.parse(window.sessionStorage.getItem(openKey) || "{}"); } catch (e) { return {}; }
+  }
+  function applyOpen() {
+    var kept = keptOpen();
+    document.querySelectorAll("#board details[data-keep]").forEach(function (d) {
+      var k = d.dataset.keep;
+      if (kept[k] === true) d.open = true;
+      else if (kept[k] === false) d.open = false;
+    });
+  }
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (!d || !d.dataset || !d.dataset.keep) return;
+    var kept = keptOpen();
+    kept[d.dataset.keep] = d.open;
+    try { window.sessionStorage.setItem(openKey, JSON.stringify(kept)); } catch (err) { /* private mode */ }
+  }, true);
+  var scrolls = null;
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "board") return;
+    scrolls = { page: window.scrollY, lists: {} };
+    document.querySelectorAll("#board [data-keep-scroll]").forEach(function (el) {
+      scrolls.lists[el.dataset.keepScroll] = el.scrollTop;
+    });
+  });
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "board") return;
+    applyOpen();
+    applyLevel();
+    if (!scrolls) return;
+    document.querySelectorAll("#board [data-keep-scroll]").forEach(function (el) {
+      var top = scrolls.lists[el.dataset.keepScroll];
+      if (top !== undefined) el.scrollTop = top;
+    });
+    window.scrollTo(window.scrollX, scrolls.page);
+    scrolls = null;
+  });
+  applyOpen();
+
+  // Focus one level (phones): the board shows only that level, large.
+  var levelKey = "wec-level";
+  function applyLevel() {
+    // On a phone one level at a time is the default: each Square is then one
+    // 44px tap target.
+    var level = window.matchMedia && window.matchMedia("(max-width: 480px)").matches ? "ground" : "all";
+    try { level = window.sessionStorage.getItem(levelKey) || level; } catch (e) { /* private mode */ }
+    var board = document.getElementById("board");
+    if (!board) return;
+    board.dataset.focusLevel = level;
+    board.querySelectorAll(".level-btn").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.level === level ? "true" : "false");
+    });
+  }
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest && e.target.closest(".level-btn");
+    if (!btn) return;
+    try { window.sessionStorage.setItem(levelKey, btn.dataset.level); } catch (err) { /* private mode */ }
+    applyLevel();
+  });
+  applyLevel();
+
+  // The review: Left/Right step a Turn, Home/End jump (documented on the help page).
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || !document.getElementById("replay")) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    var ids = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
+    var btn = ids[e.key] && document.getElementById(ids[e.key]);
+    if (btn && !btn.disabled) { btn.click(); e.preventDefault(); }
+  });
+  // Zoom one Square: tapping a Square's background (not one of its buttons),
+  // or pressing z on a focused Square button, shows its three levels large
+  // in #square-zoom (a copy without buttons: acting stays on the board).
+  function zoomSquare(sq) {
+    var box = document.getElementById("square-zoom");
+    if (!box || !sq) return;
+    var copy = sq.cloneNode(true);
+    copy.removeAttribute("role");
+    copy.querySelectorAll("form").forEach(function (f) { f.replaceWith.apply(f, Array.prototype.slice.call(f.childNodes)); });
+    copy.querySelectorAll("button").forEach(function (b) {
+      var span = document.createElement("span");
+      span.className = "cell-static";
+      while (b.firstChild) span.appendChild(b.firstChild);
+      b.replaceWith(span);
+    });
+    copy.querySelectorAll("input").forEach(function (i) { i.remove(); });
+    copy.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
+    var body = box.querySelector(".square-zoom-body");
+    body.textContent = "";
+    body.appendChild(copy);
+    box.dataset.row = sq.dataset.row;
+    box.dataset.col = sq.dataset.col;
+    box.querySelector("h2").textContent = box.dataset.title.replace("%(square)s", sq.dataset.row + "," + sq.dataset.col);
+    box.hidden = false;
+  }
+  document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest("#square-zoom-close")) {
+      var box = document.getElementById("square-zoom");
+      if (box) { box.hidden = true; delete box.dataset.row; }
+      return;
+    }
+    var sq = e.target.closest && e.target.closest("#board .board .sq");
+    if (!sq || e.target.closest("button, a, form")) return;
+    zoomSquare(sq);
+  });
+  // A live update keeps the zoom open, showing the Square's new contents.
+  var zoomed = null;
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    var box = document.getElementById("square-zoom");
+    zoomed = box && !box.hidden && box.dataset.row ? [box.dataset.row, box.dataset.col] : null;
+  });
+  document.body.addEventListener("htmx:afterSwap", function () {
+    if (!zoomed) return;
+    zoomSquare(document.querySelector("#board .board .sq[data-row='" + zoomed[0] + "'][data-col='" + zoomed[1] + "']"));
+    zoomed = null;
+  });
+  // Keyboard play (documented on the help page): e ends the turn, Escape
+  // clears the selection or leaves an aiming mode, a aims the first weapon,
+  // 1-4 focus a level, ? opens the help.
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    if (document.querySelector("#confirm-dialog[open]")) return;
+    var board = document.getElementById("board");
+    if (!board) return;
+    var click = function (sel) { var el = board.querySelector(sel); if (el) { el.click(); e.preventDefault(); } return el; };
+    if (e.key === "e" || e.key === "E") { var end = board.querySelector("#end-turn"); if (end) { end.form.requestSubmit(); e.preventDefault(); } }
+    else if (e.key === "Escape") { click("#cancel-mode") || click("#clear-selection"); }
+    else if (e.key === "a") { click(".aim-btn"); }
+    else if (e.key === "z") { var sq = document.activeElement && document.activeElement.closest && document.activeElement.closest(".board .sq"); if (sq) { zoomSquare(sq); e.preventDefault(); } }
+    else if (e.key === "f") { var first = board.querySelector("#action-panel .act-btn"); if (first) { first.focus(); e.preventDefault(); } }
+    else if (e.key === "m") { var tgt = board.querySelector(".target-btn") || board.querySelector(".piece-btn"); if (tgt) { tgt.focus(); e.preventDefault(); } }
+    else if (e.key === "1" || e.key === "2" || e.key === "3" || e.key === "4") {
+      click(".level-btn[data-level='" + ["all", "air", "ground", "sub"][parseInt(e.key, 10) - 1] + "']");
+    } else if (e.key === "?") { var help = document.getElementById("help-link"); if (help) { window.location = help.href; } }
   });
   connect();
 })();

@@ -79,6 +79,7 @@ def test_fire_from_the_action_panel_then_end_turn(new_page, shot, django_user_mo
         page.locator(".choice-btn").first.click()
     expect(page.locator("#board")).to_have_attribute("data-version", str(v0 + 2))
     page.locator("#end-turn").click()
+    page.locator("#confirm-dialog .confirm-yes").click()  # End Turn asks first
     expect(page.locator(".their-turn-flag")).to_be_visible()
     expect(page.locator("#board")).to_have_attribute("data-version", str(v0 + 3))
     shot(page, "13-after-end-turn")

@@ -36,6 +36,7 @@ def make_a_move(page):
     if page.locator(".choice-btn").count():
         page.locator(".choice-btn").first.click()
     page.locator("#end-turn").click()
+    page.locator("#confirm-dialog .confirm-yes").click()  # End Turn asks first
     expect(page.locator(".their-turn-flag")).to_be_visible()
 
 
@@ -73,9 +74,10 @@ def test_clock_badge_and_review(new_page, shot):
     expect(bob.locator(".history .hist-plain li")).to_have_count(1)  # inside the closed record
 
     # Bob resigns; Alice's page turns into the review by itself.
-    bob.once("dialog", lambda dialog: dialog.accept())
     bob.get_by_role("button", name="Resign").click()
-    expect(alice.locator("#replay")).to_be_visible(timeout=10000)
+    bob.locator("#confirm-dialog .confirm-yes").click()  # the page's own confirmation dialog
+    # (the review draws three boards: give a loaded machine time)
+    expect(alice.locator("#replay")).to_be_visible(timeout=20000)
     expect(alice.locator(".turn-line")).to_contain_text("You won.")
     expect(alice.locator(".history")).to_have_attribute("open", "")
     expect(alice.locator(".history .hist-plain")).to_be_visible()

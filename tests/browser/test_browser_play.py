@@ -44,6 +44,7 @@ def make_a_move(page, opponent_is_ai=False):
     expect(page.locator("#end-turn")).to_be_visible()
     expect(page.locator("#board")).to_have_attribute("data-version", str(seq_before + 1))
     page.locator("#end-turn").click()
+    page.locator("#confirm-dialog .confirm-yes").click()  # End Turn asks first
     if opponent_is_ai:  # the AI may already have answered; our version moved past the Move either way
         expect(page.locator("#board")).not_to_have_attribute("data-version", str(seq_before + 1))
     else:
@@ -99,6 +100,8 @@ def test_two_players_see_each_others_turns_live(new_page, shot):
         alice.keyboard.press("Enter")
     expect(alice.locator("#end-turn")).to_be_visible()
     alice.locator("#end-turn").focus()
+    alice.keyboard.press("Enter")
+    expect(alice.locator("#confirm-dialog")).to_be_visible()  # End Turn asks first; Enter on its focused Yes
     alice.keyboard.press("Enter")
     expect(bob.locator(".your-turn-flag")).to_be_visible(timeout=5000)
     shot(bob, "06-bob-sees-alice-second-turn")

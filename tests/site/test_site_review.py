@@ -29,6 +29,11 @@ def history_lists(html):
     return re.findall(r"<li>(.*?)</li>", plain), re.findall(r"<li>(.*?)</li>", notation)
 
 
+def truth_board(html):
+    """The review's true board (the first of its three boards)."""
+    return html.split('data-board="truth"', 1)[1].split('class="review-board"', 1)[0]
+
+
 @pytest.fixture
 def hidden_move_game(game, alice, engine):
     """Black moves a stealthed AAA White cannot see, and ends the turn."""
@@ -83,7 +88,7 @@ def test_ended_game_shows_the_complete_record_and_true_board(client, hidden_move
     assert notation == engine.history(state) == ["MV:AAA(2,3)->(3,4)"]
     assert "Complete game record" in html and 'id="replay"' in html
     # The review board is the true board: every piece of both sides.
-    board = html.split('id="replay"', 1)[1].split('class="replay-controls"', 1)[0]
+    board = truth_board(html)
     true_pieces = engine.dump_scenario(state)["pieces"]
     for side in ("black", "white"):
         shown = len(re.findall(rf'class="tok tok-{side} lvl-', board))
@@ -114,7 +119,7 @@ def test_replay_steps_through_turns(client, game, alice, bob, engine, first_move
         position = selectors.load_state(game, upto=seq)
         pieces = engine.dump_scenario(position)["pieces"]
         for side in ("black", "white"):
-            shown = len(re.findall(rf'class="tok tok-{side} lvl-', html))
+            shown = len(re.findall(rf'class="tok tok-{side} lvl-', truth_board(html)))
             assert shown == sum(1 for p in pieces if p["color"] == side), (at, side)
         assert f'value="{at}"' in html
         if at == 0:

@@ -1,0 +1,106 @@
+"""Highlights for the game page: the enemy's last Turn as this player saw it,
+and the player's own actions this Turn.
+
+Both come from nothing but the player's own `view` at Turn boundaries: the
+view when the player last ended a Turn, when the enemy last ended one, and
+now.  A Square is highlighted where what the player sees there changed
+(pieces, Articles, projectiles, markers), so nothing is shown that the player
+did not see anyway: it only points at it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.utils.translation import gettext as _
+
+from .engine import get_game_engine
+from .models import Game, GameAction
+
+
+def _squares(view: dict) -> dict[tuple[int, int], Counter]:
+    """What the view shows on each Square, as a multiset of plain tokens."""
+    out: dict[tuple[int, int], Counter] = {}
+
+    def add(row, col, token):
+        if row is None or col is None:
+            return
+        out.setdefault((int(row), int(col)), Counter())[token] += 1
+
+    for p in view.get("pieces", []) or []:
+        add(p.get("row"), p.get("col"), ("piece", p.get("color"), p.get("type"), p.get("level", "ground"),
+                                          int(p.get("stun") or 0), tuple(sorted(p.get("articles") or []))))
+    for a in view.get("articles", []) or []:
+        add(a.get("row"), a.get("col"), ("article", a.get("type")))
+    for pr in view.get("projectiles", []) or []:
+        add(pr.get("row"), pr.get("col"), ("projectile", pr.get("kind"), pr.get("color"), pr.get("level")))
+    for m in view.get("markers", []) or []:
+        add(m.get("row"), m.get("col"), ("marker", m.get("type"), m.get("level")))
+    return out
+
+
+def changed_squares(before: dict, after: dict) -> set[tuple[int, int]]:
+    a, b = _squares(before), _squares(after)
+    return {sq for sq in set(a) | set(b) if a.get(sq, Counter()) != b.get(sq, Counter())}
+
+
+# Views at Turn boundaries never change (the action log is append-only), so
+# each process keeps the latest few: a page's repeated refreshes in one Turn
+# then replay nothing extra.
+_VIEWS: dict[tuple, dict] = {}
+
+
+def _view_at(game: Game, seq: int, color: str) -> dict:
+    from .selectors import load_state
+
+    key = (game.pk, str(game.created), seq, color)
+    if key not in _VIEWS:
+        if len(_VIEWS) >= 256:
+            _VIEWS.pop(next(iter(_VIEWS)))
+        engine = get_game_engine(game.engine)
+        _VIEWS[key] = engine.view(load_state(game, upto=seq), color)
+    return _VIEWS[key]
+
+
+def for_player(game: Game, color: str, view: dict) -> dict:
+    """{"enemy": squares changed by the enemy's last Turn, "own": squares
+    changed by the player's actions this Turn (only while it is their turn)}."""
+    empty = {"enemy": set(), "own": set(), "enemy_count": 0, "own_count": 0}
+    if game.status != Game.Status.ACTIVE or not game.seq:
+        return empty
+    ends = list(
+        GameAction.objects.filter(game=game, action__type="end_turn")
+        .order_by("-seq")
+        .values_list("seq", "seat__color")[:2]
+    )
+    mine = next((seq for seq, c in ends if c == color), None)
+    theirs = next((seq for seq, c in ends if c != color), None)
+    out = dict(empty)
+    turn_start, at_start = (mine or 0), None
+    if theirs is not None and (mine is None or theirs > mine):
+        before = _view_at(game, mine or 0, color)
+        at_start = view if game.seq == theirs else _view_at(game, theirs, color)
+        out["enemy"] = changed_squares(before, at_start)
+        turn_start = theirs
+    if game.to_move == color and game.seq > turn_start:
+        at_start = at_start or _view_at(game, turn_start, color)
+        out["own"] = changed_squares(at_start, view)
+    out["enemy_count"], out["own_count"] = len(out["enemy"]), len(out["own"])
+    return out
+
+
+def mark(board: dict, hl: dict) -> None:
+    """Put the highlight classes on the board's Squares (template data)."""
+    for line in board.get("grid", []):
+        for sq in line["squares"]:
+            key = (sq["row"], sq["col"])
+            sq["hl_enemy"] = key in hl["enemy"]
+            sq["hl_own"] = key in hl["own"]
+
+
+def summary(hl: dict) -> str:
+    parts = []
+    if hl["enemy_count"]:
+        parts.append(_("%(n)s square(s) changed in the enemy's last turn, as you saw it") % {"n": hl["enemy_count"]})
+    if hl["own_count"]:
+        parts.append(_("%(n)s square(s) changed by your actions this turn") % {"n": hl["own_count"]})
+    return "; ".join(parts)
