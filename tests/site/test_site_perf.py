@@ -126,8 +126,8 @@ def no_csrf(body: bytes) -> bytes:
 
 
 @pytest.mark.django_db
-def test_board_render_cache_is_per_colour_and_version(client, game, alice, bob, engine):
-    play(game.pk, {"black": alice, "white": bob}, engine, 3)
+def test_board_render_cache_is_per_colour_and_version(client, game, alice, bob, engine, first_move):
+    services.submit_action(game.pk, alice, first_move(selectors.load_state(game)), expected_seq=0)
     url = reverse("game_board", args=[game.pk])
     client.force_login(alice)
     first = client.get(url)
@@ -143,6 +143,11 @@ def test_board_render_cache_is_per_colour_and_version(client, game, alice, bob, 
     # A selection is never served from (or put into) the cache.
     client.force_login(alice)
     assert client.get(url, {"sel": "2-1-ground"})["X-Wec-Board-Cache"] == "miss"
-    # A new action gives a new version: a new entry.
-    play(game.pk, {"black": alice, "white": bob}, engine, 1, seed=9)
+    # Alice's own action gives her a new view version: a new entry.
+    game = Game.objects.get(pk=game.pk)
+    state = selectors.load_state(game)
+    assert game.to_move == "black"
+    action = next(a for a in engine.legal_actions(state) if a["type"] == "end_turn")
+    services.submit_action(game.pk, alice, action, expected_seq=game.seq)
     assert client.get(url)["X-Wec-Board-Cache"] == "miss"
+    assert client.get(url)["X-Wec-Board-Cache"] == "hit"
