@@ -289,6 +289,9 @@ AXES_HTTP_RESPONSE_CODE = 429
 # Per-user rate limits ("count/seconds", a fixed window in Redis).  Generous:
 # a player clicking fast makes a few actions a second at most.  Tests use
 # limits no suite reaches; the rate-limit tests set their own.
+# The benchmark's bare baseline views (games/bench_views.py): its own servers only.
+WEC_BENCH_VIEWS = env_bool("WEC_BENCH_VIEWS", False)
+
 WEC_RATE_LIMITS = {
     "submit": os.environ.get("WEC_RATE_SUBMITS", "100000/60" if TESTING else "120/60"),
     "challenge": os.environ.get("WEC_RATE_CHALLENGES", "100000/60" if TESTING else "20/600"),
