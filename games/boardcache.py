@@ -81,21 +81,42 @@ def parse_history_header(value: str | None) -> tuple[str, int, int] | None:
     return parts[0], plain, notation
 
 
+def _fragment(has, mode: str, plain: list[str], notation: list[str], totals: tuple[int, int]) -> str | None:
+    """The appended lines for a page that has `has`, when `plain` / `notation`
+    are the last lines of records of `totals` lines; None when those lines do
+    not reach back far enough (or the page's record is not a prefix of ours)."""
+    if has is None or has[0] != mode or has[1] > totals[0] or has[2] > totals[1]:
+        return None
+    need_plain, need_notation = totals[0] - has[1], totals[1] - has[2]
+    if need_plain > len(plain) or need_notation > len(notation):
+        return None
+    if not need_plain and not need_notation:
+        return ""
+    new = {
+        "plain": plain[len(plain) - need_plain :] if need_plain else [],
+        "notation": notation[len(notation) - need_notation :] if need_notation else [],
+    }
+    return render_to_string(HISTORY_TEMPLATE, {"history_append": new})
+
+
 def history_fragment(request, game, seat, history: dict) -> str:
     """The out-of-band part of a board answer: only the record lines the page
     lacks when it told us what it has and it is a prefix of ours, else the
     whole record (replacing the page's)."""
     mode = history_mode(game)
     has = parse_history_header(request.headers.get("X-Wec-History"))
-    if has is not None and has[0] == mode and has[1] <= len(history["plain"]) and has[2] <= len(
-        history["notation"]
-    ):
-        new = {"plain": history["plain"][has[1] :], "notation": history["notation"][has[2] :]}
-        if not new["plain"] and not new["notation"]:
-            return ""
-        return render_to_string(HISTORY_TEMPLATE, {"history_append": new})
+    totals = (len(history["plain"]), len(history["notation"]))
+    part = _fragment(has, mode, history["plain"], history["notation"], totals)
+    if part is not None:
+        return part
     context = {"history": history, "history_mode": mode, "review": selectors.is_review(game), "oob": True}
     return render_to_string(HISTORY_TEMPLATE, context)
+
+
+# How many of the record's last lines a cached board keeps, so that a page
+# that is only a few lines behind (the usual case: one Turn) is answered
+# without loading the game at all.
+TAIL = 4
 
 
 def board_response(
@@ -108,22 +129,37 @@ def board_response(
 ) -> HttpResponse:
     """The board partial plus the record lines the page lacks.  A `cacheable`
     board (no selection, no error) comes from the render cache when there, and
-    goes into it when rendered."""
+    goes into it when rendered, with the tail of the record."""
     key = board_key(game, seat)
-    html = _cache().get(key) if cacheable else None
-    hit = html is not None
-    history = None
-    if not hit:
+    cached = _cache().get(key) if cacheable else None
+    part = None
+    if cached is not None:
+        html, mode, totals, plain_tail, notation_tail = cached
+        if mode == history_mode(game):
+            has = parse_history_header(request.headers.get("X-Wec-History"))
+            part = _fragment(has, mode, plain_tail, notation_tail, tuple(totals))
+    if cached is None:
         context = build_context()
         history = context.get("history")
+        if history is None:
+            history = selectors.history_lines(game, selectors.load_state(game), seat.color)
         context["csrf_token"] = CSRF_MARK
         html = render_to_string(BOARD_TEMPLATE, context)
         if cacheable:
-            _cache().set(key, html, timeout=settings.WEC_RENDER_CACHE_SECONDS)
-    if history is None:
+            value = (
+                html,
+                history_mode(game),
+                (len(history["plain"]), len(history["notation"])),
+                history["plain"][-TAIL:],
+                history["notation"][-TAIL:],
+            )
+            _cache().set(key, value, timeout=settings.WEC_RENDER_CACHE_SECONDS)
+        part = history_fragment(request, game, seat, history)
+    elif part is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)
-    body = html.replace(CSRF_MARK, get_token(request)) + history_fragment(request, game, seat, history)
+        part = history_fragment(request, game, seat, history)
+    body = html.replace(CSRF_MARK, get_token(request)) + part
     response = HttpResponse(body, status=status)
     # For the benchmark and the operators: whether the board came from the cache.
-    response["X-Wec-Board-Cache"] = "hit" if hit else "miss"
+    response["X-Wec-Board-Cache"] = "miss" if cached is None else "hit"
     return response
