@@ -24,25 +24,15 @@ import secrets
 import threading
 import time
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections, connection
 
-from games import benchkit, selectors, services, state_store
+from games import benchkit, selectors, state_store
 from games.bench_views import BENCH_TABLE
 from games.benchkit import Http, WebSocket, med, pct
 from games.engine import get_game_engine
+from games.management.commands.verify_games import verify_game
 from games.models import Game, Seat
-
-
-def _play_in_process(bg, engine, actions: int) -> None:
-    """Actions through the services (no HTTP): for building long games."""
-    for _ in range(actions):
-        if engine.outcome(bg.state) is not None:
-            return
-        color = engine.to_move(bg.state)
-        action = bg.choose(engine)
-        services.submit_action(bg.game_id, bg.players[color].user, action)
-        bg.state = engine.apply(bg.state, action)
 
 
 class Command(BaseCommand):
@@ -70,9 +60,13 @@ class Command(BaseCommand):
         self.out(f"bench_site: {workers} web processes, {clients} concurrent clients, phases of {seconds:.0f} s")
         t0 = time.perf_counter()
         long_game = benchkit.new_bench_game(tag, 0, seed)
-        _play_in_process(long_game, engine, long)
+        benchkit.build_long_game(long_game, engine, long)
         short_game = benchkit.new_bench_game(tag, 1, seed + 1)
-        _play_in_process(short_game, engine, 50)
+        benchkit.build_long_game(short_game, engine, 50)
+        for bg in (long_game, short_game):  # built by bulk writes: prove them the replay of their logs
+            problem = verify_game(Game.objects.get(pk=bg.game_id))[0]
+            if problem:
+                raise CommandError(f"bench game {bg.game_id}: {problem}")
         self.out(f"  set-up: games of {Game.objects.get(pk=long_game.game_id).seq} and 50 actions "
                  f"in {time.perf_counter() - t0:.0f} s")
         rows = []
