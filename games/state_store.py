@@ -137,7 +137,9 @@ def save_state(game: Game, state, turns_before: int | None = None, snapshot: boo
             [GameTurn(game=game, number=turns - len(records) + i, entry=r) for i, r in enumerate(records, 1)]
         )
     doc = engine.dump_scenario(state, history=False)
-    GameState.objects.update_or_create(game=game, defaults={"seq": game.seq, "turns": turns, "state": doc})
+    # One UPDATE on the hot path; the INSERT only for a game's first write.
+    if not GameState.objects.filter(game_id=game.pk).update(seq=game.seq, turns=turns, state=doc):
+        GameState.objects.create(game=game, seq=game.seq, turns=turns, state=doc)
     every = max(1, int(settings.WEC_SNAPSHOT_EVERY))
     if snapshot or (snapshot is None and game.seq % every == 0):
         Snapshot.objects.create(game=game, seq=game.seq, state=doc, turns=turns)
