@@ -87,6 +87,8 @@ def _fragment(has, mode: str, plain: list[str], notation: list[str], totals: tup
     not reach back far enough (or the page's record is not a prefix of ours)."""
     if has is None or has[0] != mode or has[1] > totals[0] or has[2] > totals[1]:
         return None
+    if has[1] == has[2] == 0 and (totals[0] or totals[1]):
+        return None  # the page's record is empty, so hidden: replace it whole (it then shows)
     need_plain, need_notation = totals[0] - has[1], totals[1] - has[2]
     if need_plain > len(plain) or need_notation > len(notation):
         return None

@@ -114,8 +114,8 @@ def test_board_sends_only_the_new_record_lines(client, game, alice, bob, engine)
     one = client.get(url, HTTP_HX_REQUEST="true", HTTP_X_WEC_HISTORY=has).content.decode()
     assert appended(one, "plain") == plain[-1:] and appended(one, "notation") == notation[-1:]
     # A page that claims more lines than there are, or the other mode, or
-    # garbage, gets the whole record.
-    for bad in (f"live:{len(plain) + 1}:0", f"review:{len(plain)}:{len(notation)}", "x", "live:-1:0"):
+    # garbage, or has none (its record is hidden), gets the whole record.
+    for bad in ("live:0:0", f"live:{len(plain) + 1}:0", f"review:{len(plain)}:{len(notation)}", "x", "live:-1:0"):
         html = client.get(url, HTTP_HX_REQUEST="true", HTTP_X_WEC_HISTORY=bad).content.decode()
         assert history_of(html) == (plain, notation)
 
