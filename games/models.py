@@ -109,11 +109,17 @@ class GameAction(models.Model):
 
 
 class Snapshot(models.Model):
-    """The engine's dump_scenario() after action `seq` (0 = the start)."""
+    """The engine's state after action `seq` (0 = the start).
+
+    Written since issue 12 as `dump_scenario(state, history=False)` with
+    `turns` = how many finished Turns it has (their records are the first
+    `turns` GameTurn rows), so a snapshot's size does not grow with the game.
+    Older snapshots hold the whole `log` in `state` and have `turns` = None."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
     seq = models.PositiveIntegerField(_("after action number"))
     state = models.JSONField(_("state"))
+    turns = models.PositiveIntegerField(_("finished turns"), null=True, blank=True)
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -148,3 +154,39 @@ class Notification(models.Model):
 
     def __str__(self):
         return f"{self.user_id}:{self.kind}:{self.game_id}"
+
+
+class GameTurn(models.Model):
+    """The engine's record of one finished Turn (its notation, full, censored
+    and as its side saw it, and in plain English), numbered 1, 2, 3... per
+    game: the state's `log`, kept one row per Turn so that neither GameState
+    nor a Snapshot carries the whole history.  Written in the same transaction
+    as the action that ended the Turn, never changed; verify_games checks every
+    row against a replay of the action log, which stays the source of truth."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turn_records")
+    number = models.PositiveIntegerField(_("turn record number"))
+    entry = models.JSONField(_("record"))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="unique_turn_record")]
+        ordering = ["game", "number"]
+
+    def __str__(self):
+        return f"{self.game_id}:turn{self.number}"
+
+
+class GameState(models.Model):
+    """The game's latest engine state (one row per game), stamped with the
+    action number `seq` it follows and updated in the transaction of every
+    action, so loading a game never replays the log.  Holds
+    `dump_scenario(state, history=False)`; the first `turns` GameTurn rows are
+    its history."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="current_state")
+    seq = models.PositiveIntegerField(_("after action number"))
+    turns = models.PositiveIntegerField(_("finished turns"), default=0)
+    state = models.JSONField(_("state"))
+
+    def __str__(self):
+        return f"{self.game_id}@{self.seq}"

@@ -10,7 +10,7 @@ from django.db.models import F, Prefetch
 from django.utils.translation import gettext as _
 
 from .engine import get_game_engine
-from .models import Game, GameAction, Notification, Seat, Snapshot
+from .models import Game, GameAction, Notification, Seat
 
 LEVELS = ("ground", "air", "sub")
 
@@ -38,20 +38,16 @@ def seat_by_color(game: Game, color: str) -> Seat | None:
 
 
 def load_state(game: Game, upto: int | None = None):
-    """The engine game after action `upto` (default: the latest): the newest
-    snapshot at or before it, then the later actions replayed through the engine."""
-    engine = get_game_engine(game.engine)
-    upto = game.seq if upto is None else upto
-    snapshot = Snapshot.objects.filter(game=game, seq__lte=upto).order_by("-seq").first()
-    if snapshot is None:
-        state = engine.new_game(game.options or None)
-        start = 0
-    else:
-        state = engine.load_scenario(snapshot.state)
-        start = snapshot.seq
-    for entry in GameAction.objects.filter(game=game, seq__gt=start, seq__lte=upto).order_by("seq"):
-        state = engine.apply(state, entry.action)
-    return state
+    """The engine game after action `upto` (default: the latest).  The latest
+    comes from the game's current-state row (or this process's copy of it), so
+    it costs the same however long the game; an earlier one from the newest
+    snapshot at or before it and a replay of the actions after (see
+    games.state_store)."""
+    from . import state_store
+
+    if upto is None or upto == game.seq:
+        return state_store.load_current(game)
+    return state_store.load_at(game, upto)
 
 
 def user_games(user):

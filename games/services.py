@@ -18,9 +18,10 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from . import state_store
 from .engine import get_game_engine
 from .integrity import append_action
-from .models import Color, Game, GameAction, Notification, Seat, Snapshot, other_color
+from .models import Color, Game, GameAction, Notification, Seat, other_color
 from .selectors import load_state
 
 logger = logging.getLogger(__name__)
@@ -238,7 +239,6 @@ def _initial_snapshot(game: Game, scenario: dict | None = None):
             state = engine.load_scenario(scenario)
         else:
             state = engine.new_game(game.options or None)
-        document = engine.dump_scenario(state)
         to_move = engine.to_move(state)
     except ValueError as exc:
         raise InvalidRequest(_("Bad game setup: %(error)s") % {"error": exc}) from exc
@@ -246,7 +246,8 @@ def _initial_snapshot(game: Game, scenario: dict | None = None):
         incident = new_incident()
         logger.exception("engine fault %s while setting up game %s", incident, game.pk)
         raise EngineFault(incident) from exc
-    Snapshot.objects.create(game=game, seq=0, state=document)
+    # The start is always a snapshot (verify_games replays from it).
+    state_store.save_state(game, state, turns_before=None, snapshot=True)
     game.to_move = to_move
     return state
 
@@ -531,9 +532,9 @@ def _submit_action(
 
         game.seq += 1
         entry = append_action(game, seat, action)  # hash-chained to the row before
-        every = max(1, int(settings.WEC_SNAPSHOT_EVERY))
-        if game.seq % every == 0:
-            Snapshot.objects.create(game=game, seq=game.seq, state=engine.dump_scenario(new_state))
+        # The current-state row (and a snapshot when due) in this same
+        # transaction: the next load reads one row instead of replaying.
+        state_store.save_state(game, new_state, turns_before=engine.turn_count(state))
         previous_to_move = game.to_move
         game.to_move = engine.to_move(new_state)
         result = engine.outcome(new_state)

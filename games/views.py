@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import highlights, panels, selectors, services
+from . import boardcache, highlights, panels, selectors, services
 from . import review as review_data
 from .board import build_board, parse_place, place_key
 from .engine import get_game_engine
@@ -266,6 +266,7 @@ def game_detail(request, game_id: int):
     services.mark_notifications_read(request.user, game.pk)
     context = _review_at(request, game, seat, _board_context(request, game, seat, **_board_params(request.GET)))
     context["ws_path"] = f"/ws/games/{game.pk}/"
+    context["history_mode"] = boardcache.history_mode(game)
     return render(request, "games/game.html", context)
 
 
@@ -275,8 +276,16 @@ def game_board(request, game_id: int):
     game, seat = _participant(request, game_id)
     # The live page fetches this when the game changed: the player has seen it.
     services.mark_notifications_read(request.user, game.pk)
-    context = _review_at(request, game, seat, _board_context(request, game, seat, **_board_params(request.GET)))
-    return render(request, "games/partials/board.html", context)
+    params = _board_params(request.GET)
+    # A review at a chosen Turn (`at`) is not the plain board of this version.
+    plain = params["sel"] is None and params["to"] is None and "mode" not in params and "at" not in request.GET
+    return boardcache.board_response(
+        request,
+        game,
+        seat,
+        lambda: _review_at(request, game, seat, _board_context(request, game, seat, **params)),
+        cacheable=plain,
+    )
 
 
 def _review_at(request, game, seat, context):
@@ -383,10 +392,15 @@ def game_act(request, game_id: int):
     game = selectors.get_game(game.pk)
     seat = selectors.seat_for(game, request.user)  # with its new view version
     sel = _kept_selection(action) if error is None else None
-    return render(
+    # Rendered once for this action: a board without selection or error goes
+    # into the render cache, where the doorbell's refresh of this same version
+    # (should it come before this answer is swapped in) finds it.
+    return boardcache.board_response(
         request,
-        "games/partials/board.html",
-        _board_context(request, game, seat, sel=sel, error=error),
+        game,
+        seat,
+        lambda: _board_context(request, game, seat, sel=sel, error=error),
+        cacheable=sel is None and error is None,
         status=status,
     )
 

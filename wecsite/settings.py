@@ -100,7 +100,17 @@ ASGI_APPLICATION = "wecsite.asgi.application"
 
 # --- Database ---------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/wec"
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
+# Persistent connections, checked before reuse (issue 12): a request no longer
+# pays for a new PostgreSQL connection.  Each web process runs its sync views
+# on one thread (asgiref's thread-sensitive executor), so it holds one
+# connection (plus one per websocket lookup thread at most); size PostgreSQL's
+# max_connections (or the pooler, docs/scaling.md) for processes x 2.
+# WEC_CONN_MAX_AGE=0 gives a new connection per request again.
+DATABASES = {
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=int(os.environ.get("WEC_CONN_MAX_AGE", "300")), conn_health_checks=True
+    )
+}
 if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
     raise ImproperlyConfigured("Wec Online needs PostgreSQL (DATABASE_URL=postgres://...).")
 
@@ -127,7 +137,9 @@ CHANNEL_LAYERS = {
         "CONFIG": {
             "hosts": [
                 {
-                    "address": REDIS_URL,
+                    # A Redis of its own for the socket doorbells when given
+                    # (docs/scaling.md): the broker's queues then never delay them.
+                    "address": os.environ.get("WEC_CHANNELS_REDIS_URL") or REDIS_URL,
                     "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT,
                     "socket_connect_timeout": 5,
                     "socket_keepalive": True,
@@ -136,6 +148,21 @@ CHANNEL_LAYERS = {
             "prefix": f"{WEC_REDIS_PREFIX}:asgi",
         },
     }
+}
+
+# The rendered-board cache (games.boardcache): Redis, so every web process
+# shares what any one of them rendered.  Its own alias, so that nothing else
+# starts using Redis by accident through the default cache.
+WEC_RENDER_CACHE = "render"
+WEC_RENDER_CACHE_SECONDS = int(os.environ.get("WEC_RENDER_CACHE_SECONDS", "3600"))
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    WEC_RENDER_CACHE: {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ.get("WEC_CACHE_REDIS_URL") or REDIS_URL,
+        "KEY_PREFIX": f"{WEC_REDIS_PREFIX}:render",
+        "TIMEOUT": WEC_RENDER_CACHE_SECONDS,
+    },
 }
 
 CELERY_BROKER_URL = REDIS_URL
@@ -267,6 +294,9 @@ AXES_HTTP_RESPONSE_CODE = 429
 # Per-user rate limits ("count/seconds", a fixed window in Redis).  Generous:
 # a player clicking fast makes a few actions a second at most.  Tests use
 # limits no suite reaches; the rate-limit tests set their own.
+# The benchmark's bare baseline views (games/bench_views.py): its own servers only.
+WEC_BENCH_VIEWS = env_bool("WEC_BENCH_VIEWS", False)
+
 WEC_RATE_LIMITS = {
     "submit": os.environ.get("WEC_RATE_SUBMITS", "100000/60" if TESTING else "120/60"),
     "challenge": os.environ.get("WEC_RATE_CHALLENGES", "100000/60" if TESTING else "20/600"),

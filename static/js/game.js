@@ -38,6 +38,15 @@
     var mark = isRefresh(e.detail);
     if (mark !== null && parseInt(mark, 10) !== boardRequests) e.detail.shouldSwap = false;
   });
+  // Every board request says which record lines the page already has, so the
+  // answer carries only the new ones (games/boardcache.py).
+  document.body.addEventListener("htmx:configRequest", function (e) {
+    var hist = document.getElementById("history");
+    if (!hist) return;
+    var plain = document.querySelectorAll("#hist-plain-list > li").length;
+    var notation = document.querySelectorAll("#hist-notation-list > li").length;
+    e.detail.headers["X-Wec-History"] = (hist.dataset.mode || "") + ":" + plain + ":" + notation;
+  });
   // keep: ask for the board with the piece (and aiming mode) still selected.
   function refresh(keep) {
     var query = keep ? selectionQuery() : "";

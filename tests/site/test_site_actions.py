@@ -383,6 +383,13 @@ def test_badges_and_projectiles(client, sgame, alice, bob, engine, monkeypatch):
         return v
 
     monkeypatch.setattr(engine, "view", view_with_projectiles)
+    # Same view version as before: the render cache would (rightly) answer
+    # with the board it has; this test changes the engine under it.
+    from django.core.cache.backends.dummy import DummyCache
+
+    from games import boardcache
+
+    monkeypatch.setattr(boardcache, "_cache", lambda: DummyCache("", {}))
     page = board(client, sgame)
     sam = square(page, 6, 7).split('data-level="air"', 1)[1].split('data-level="ground"', 1)[0]
     assert 'class="proj proj-own" data-kind="sam" title="Your SAM, flying \u2197 north-east"' in sam

@@ -24,8 +24,8 @@ def page(client, user, game_id, name="game_detail", **params):
 
 
 def history_lists(html):
-    plain = re.search(r'<ol class="hist-plain">(.*?)</ol>', html, re.S).group(1)
-    notation = re.search(r'<ol class="hist-notation">(.*?)</ol>', html, re.S).group(1)
+    plain = re.search(r"<ol class=\"hist-plain\"[^>]*>(.*?)</ol>", html, re.S).group(1)
+    notation = re.search(r"<ol class=\"hist-notation\"[^>]*>(.*?)</ol>", html, re.S).group(1)
     return re.findall(r"<li>(.*?)</li>", plain), re.findall(r"<li>(.*?)</li>", notation)
 
 

@@ -26,7 +26,7 @@ from .notation import history, parse_turn, plain_history, replay
 from .options import DEFAULTS as DEFAULT_OPTIONS
 from .options import resolve as resolve_options
 from .render import render
-from .scenario import dump_scenario, load_scenario
+from .scenario import dump_scenario, load_scenario, turn_count, turn_records
 from .setup import standard_document
 from .state import Game
 from .undo import change_options, undo
@@ -51,6 +51,8 @@ __all__ = [
     "render",
     "replay",
     "to_move",
+    "turn_count",
+    "turn_records",
     "undo",
     "view",
 ]

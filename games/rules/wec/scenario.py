@@ -8,6 +8,7 @@ and where; missing keys take the standard game's values.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 from .constants import (
@@ -168,8 +169,12 @@ def _check_board(game: Game) -> None:
             )
 
 
-def load_scenario(doc: dict[str, Any]) -> Game:
-    """A game from a scenario document; raises ``ValueError`` on a bad one."""
+def load_scenario(doc: dict[str, Any], history: Sequence[dict[str, Any]] | None = None) -> Game:
+    """A game from a scenario document; raises ``ValueError`` on a bad one.
+
+    ``history``, when given, is the game's record of finished Turns (what
+    ``turn_records`` returns) for a document dumped with ``history=False``;
+    it is used as it is, not copied, so the caller must not change it."""
     if not isinstance(doc, dict):
         raise ValueError("a scenario document must be an object")
     known = {"to_move", "options", "pieces", "articles", "reinforcements", "locks", "turn_number", "turn",
@@ -182,7 +187,7 @@ def load_scenario(doc: dict[str, Any]) -> Game:
     # this document itself when it starts a game (no Turn played yet).
     if doc.get("start") is not None:
         game.start = copy.deepcopy(doc["start"])
-    elif not doc.get("log") and not doc.get("turn_log"):
+    elif not doc.get("log") and not doc.get("turn_log") and not history:
         game.start = copy.deepcopy({k: v for k, v in doc.items() if k != "start"})
     to_move = doc.get("to_move", "black")
     if to_move not in COLORS:
@@ -225,7 +230,7 @@ def load_scenario(doc: dict[str, Any]) -> Game:
     markers = doc.get("markers", {})
     game.markers = {c: tuple((int(m[0]), str(m[1])) for m in markers.get(c, ())) for c in ("black", "white")}
     game.result = copy.deepcopy(doc.get("result"))
-    game.log = tuple(copy.deepcopy(doc.get("log", [])))
+    game.log = tuple(history) if history is not None else tuple(copy.deepcopy(doc.get("log", [])))
     game.turn_log = tuple(copy.deepcopy(doc.get("turn_log", [])))
     game.hidden_cache = {}
     return game
@@ -285,8 +290,12 @@ def _lock_end(game: Game, ref: Any, ability: str, i: int) -> int:
     raise ValueError(f"lock #{i}: no piece with {ability} at {ref!r}")
 
 
-def dump_scenario(game: Game) -> dict[str, Any]:
-    """The complete document for ``game``; loading it gives an equal game."""
+def dump_scenario(game: Game, history: bool = True) -> dict[str, Any]:
+    """The complete document for ``game``; loading it gives an equal game.
+
+    With ``history=False`` the record of finished Turns (the ``log``) is left
+    out, so the document's size does not grow with the game's length; load it
+    back with ``load_scenario(doc, history=turn_records(game))``."""
     pieces = []
     for pid in sorted(game.pieces):
         p = game.pieces[pid]
@@ -325,7 +334,7 @@ def dump_scenario(game: Game) -> dict[str, Any]:
         if r.ready:
             d["ready"] = True
         reinforcements.append(d)
-    return {
+    doc = {
         "to_move": game.to_move,
         "turn_number": game.turn_number,
         "options": dict(game.options),
@@ -336,13 +345,29 @@ def dump_scenario(game: Game) -> dict[str, Any]:
         "turn": copy.deepcopy(game.turn),
         "projectiles": copy.deepcopy(list(game.projectiles)),
         "result": copy.deepcopy(game.result),
-        "log": copy.deepcopy(list(game.log)),
+        "log": copy.deepcopy(list(game.log)) if history else None,
         "turn_log": copy.deepcopy(list(game.turn_log)),
         "next_id": game.next_id,
         "revealed": [list(r) for r in game.revealed],
         "start": copy.deepcopy(game.start),
         "markers": {c: [list(m) for m in game.markers[c]] for c in ("black", "white")},
     }
+    if not history:
+        del doc["log"]
+    return doc
 
 
-__all__ = ["load_scenario", "dump_scenario", "capacity", "transport_doc"]
+def turn_records(game: Game, start: int = 0) -> list[dict[str, Any]]:
+    """Copies of the game's records of finished Turns from the ``start``-th
+    on (0 = the first): the ``log`` that ``dump_scenario(game, history=False)``
+    leaves out.  A finished Turn's record never changes afterwards, so a caller
+    may keep the ones it has and ask only for the new ones."""
+    return copy.deepcopy(list(game.log[start:]))
+
+
+def turn_count(game: Game) -> int:
+    """How many finished Turns the game has recorded (``len(turn_records(game))``, without copying)."""
+    return len(game.log)
+
+
+__all__ = ["load_scenario", "dump_scenario", "turn_records", "turn_count", "capacity", "transport_doc"]

@@ -1,0 +1,167 @@
+"""The board partial's answer: rendered once per (game, colour, view version)
+and kept in Redis, with the game record sent as appended lines (issue 12).
+
+The board a player is shown depends only on the game, their colour and their
+own view version (which changes exactly when what they are shown changes), the
+language, and the server-AI notice; so the rendered HTML of a board without a
+selection is cached under those.  Two things in it are the requester's own
+and are put in after the cache: the CSRF token of the forms, and the record
+lines the page has not got yet (the page says how many it has in the
+X-Wec-History header; see static/js/game.js).  Nothing about one player ever
+goes into the other colour's key, so the cache cannot leak across sides.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import caches
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from . import selectors
+
+# Stands for the CSRF token in a cached board; never a valid token itself.
+CSRF_MARK = "@@wec-csrf@@"
+BOARD_TEMPLATE = "games/partials/board.html"
+HISTORY_TEMPLATE = "games/partials/history.html"
+
+
+def _cache():
+    return caches[settings.WEC_RENDER_CACHE]
+
+
+def board_key(game, seat) -> str:
+    """Everything the cached HTML depends on besides the view version: the
+    language and time zone it is written in, the AI notice, the players'
+    vacation badges (not part of the view digest), and while a clock runs the
+    minute (its "time left" counts down)."""
+    clocks = selectors.game_clocks(game)
+    minute = str(int(time.time() // 60)) if any(c.running for c in clocks) else "-"
+    return ":".join(
+        [
+            settings.WEC_REDIS_PREFIX,
+            "board",
+            str(game.pk),
+            seat.color,
+            str(seat.version),
+            get_language() or "",
+            timezone.get_current_timezone_name(),
+            "a" if game.needs_attention else "-",
+            "".join("v" if c.on_vacation else "-" for c in clocks),
+            minute,
+        ]
+    )
+
+
+def history_mode(game) -> str:
+    """Which record the page shows: the player's own ("live") while the game
+    runs, the complete one ("review") once it has ended."""
+    return "review" if selectors.is_review(game) else "live"
+
+
+def parse_history_header(value: str | None) -> tuple[str, int, int] | None:
+    """The page's `mode:plain-count:notation-count`, or None when absent or bad."""
+    if not value:
+        return None
+    parts = value.split(":")
+    if len(parts) != 3 or parts[0] not in ("live", "review"):
+        return None
+    try:
+        plain, notation = int(parts[1]), int(parts[2])
+    except ValueError:
+        return None
+    if plain < 0 or notation < 0:
+        return None
+    return parts[0], plain, notation
+
+
+def _fragment(has, mode: str, plain: list[str], notation: list[str], totals: tuple[int, int]) -> str | None:
+    """The appended lines for a page that has `has`, when `plain` / `notation`
+    are the last lines of records of `totals` lines; None when those lines do
+    not reach back far enough (or the page's record is not a prefix of ours)."""
+    if has is None or has[0] != mode or has[1] > totals[0] or has[2] > totals[1]:
+        return None
+    if has[1] == has[2] == 0 and (totals[0] or totals[1]):
+        return None  # the page's record is empty, so hidden: replace it whole (it then shows)
+    need_plain, need_notation = totals[0] - has[1], totals[1] - has[2]
+    if need_plain > len(plain) or need_notation > len(notation):
+        return None
+    if not need_plain and not need_notation:
+        return ""
+    new = {
+        "plain": plain[len(plain) - need_plain :] if need_plain else [],
+        "notation": notation[len(notation) - need_notation :] if need_notation else [],
+    }
+    return render_to_string(HISTORY_TEMPLATE, {"history_append": new})
+
+
+def history_fragment(request, game, seat, history: dict) -> str:
+    """The out-of-band part of a board answer: only the record lines the page
+    lacks when it told us what it has and it is a prefix of ours, else the
+    whole record (replacing the page's)."""
+    mode = history_mode(game)
+    has = parse_history_header(request.headers.get("X-Wec-History"))
+    totals = (len(history["plain"]), len(history["notation"]))
+    part = _fragment(has, mode, history["plain"], history["notation"], totals)
+    if part is not None:
+        return part
+    context = {"history": history, "history_mode": mode, "review": selectors.is_review(game), "oob": True}
+    return render_to_string(HISTORY_TEMPLATE, context)
+
+
+# How many of the record's last lines a cached board keeps, so that a page
+# that is only a few lines behind (the usual case: one Turn) is answered
+# without loading the game at all.
+TAIL = 4
+
+
+def board_response(
+    request,
+    game,
+    seat,
+    build_context: Callable[[], dict],
+    cacheable: bool,
+    status: int = 200,
+) -> HttpResponse:
+    """The board partial plus the record lines the page lacks.  A `cacheable`
+    board (no selection, no error) comes from the render cache when there, and
+    goes into it when rendered, with the tail of the record."""
+    key = board_key(game, seat)
+    cached = _cache().get(key) if cacheable else None
+    part = None
+    if cached is not None:
+        html, mode, totals, plain_tail, notation_tail = cached
+        if mode == history_mode(game):
+            has = parse_history_header(request.headers.get("X-Wec-History"))
+            part = _fragment(has, mode, plain_tail, notation_tail, tuple(totals))
+    if cached is None:
+        context = build_context()
+        history = context.get("history")
+        if history is None:
+            history = selectors.history_lines(game, selectors.load_state(game), seat.color)
+        context["csrf_token"] = CSRF_MARK
+        html = render_to_string(BOARD_TEMPLATE, context)
+        if cacheable:
+            value = (
+                html,
+                history_mode(game),
+                (len(history["plain"]), len(history["notation"])),
+                history["plain"][-TAIL:],
+                history["notation"][-TAIL:],
+            )
+            _cache().set(key, value, timeout=settings.WEC_RENDER_CACHE_SECONDS)
+        part = history_fragment(request, game, seat, history)
+    elif part is None:
+        history = selectors.history_lines(game, selectors.load_state(game), seat.color)
+        part = history_fragment(request, game, seat, history)
+    body = html.replace(CSRF_MARK, get_token(request)) + part
+    response = HttpResponse(body, status=status)
+    # For the benchmark and the operators: whether the board came from the cache.
+    response["X-Wec-Board-Cache"] = "miss" if cached is None else "hit"
+    return response
