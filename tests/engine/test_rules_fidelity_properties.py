@@ -25,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import games.rules.wec as wec
-from games.rules.wec import articles as wec_articles
+from games.rules.wec.actions import turn as wec_turn
 
 from .test_part2_properties import _crowd, _settings
 
@@ -136,7 +136,7 @@ def _last_events(g) -> list[dict]:
 def _end_of_turn_events(g) -> list[dict]:
     h = g.copy()
     events: list[dict] = []
-    wec_articles.end_of_turn(h, events)
+    wec_turn.end_of_turn(h, events)
     return events
 
 
