@@ -52,11 +52,12 @@ def type_checking_nodes(tree: ast.AST) -> set[int]:
     return out
 
 
-def imports(name: str) -> list[tuple[str, list[str], int]]:
+def imports(name: str, source: str | None = None) -> list[tuple[str, list[str], int]]:
     """(imported module, names taken from it, line) for every import of the
-    engine's own modules in ``name``, at any depth of the code."""
+    engine's own modules in ``name`` (or in ``source`` read as that module),
+    at any depth of the code."""
     path = MODULES[name]
-    tree = ast.parse(path.read_text(), str(path))
+    tree = ast.parse(path.read_text() if source is None else source, str(path))
     skip = type_checking_nodes(tree)
     base = name if is_package(name) else name.rpartition(".")[0]
     out = []
@@ -146,9 +147,17 @@ def test_cycle_finder_finds_a_cycle() -> None:
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
 
-def test_imports_inside_functions_are_seen(tmp_path: Path) -> None:
-    tree = ast.parse("def f():\n    from .x import y\n")
-    assert any(isinstance(n, ast.ImportFrom) for n in ast.walk(tree))
+def test_the_reader_sees_deferred_and_private_imports() -> None:
+    # An import inside a function is an edge; a TYPE_CHECKING one is not.
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from .state import Game\n"
+        "def f():\n    from .actions.fire import _ray\n    from . import notation\n"
+    )
+    found = imports(f"{PACKAGE}.moves", source)
+    assert (f"{PACKAGE}.actions.fire", ["_ray"], 5) in found
+    assert (f"{PACKAGE}.notation", [], 6) in found
+    assert all(target != f"{PACKAGE}.state" for target, _, _ in found)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
