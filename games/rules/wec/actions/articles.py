@@ -23,6 +23,7 @@ from .common import acting_piece, check_awake, dist, illegal, read_article
 
 
 def do_pickup(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Carry out a ``pickup`` action on ``g``; its log entry."""
     art = read_article(action)
     p = acting_piece(g, action, wants=lambda q: len(q.articles) < capacity(q.type, q.articles + (art,)))
     check_awake(p)
@@ -63,6 +64,7 @@ def lock_on(g: Game, watcher: Piece) -> None:
 
 
 def do_drop(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Carry out a ``drop`` action on ``g``; its log entry."""
     art = read_article(action)
     p = acting_piece(g, action, wants=lambda q: art in q.articles)
     check_awake(p)
@@ -101,14 +103,18 @@ def drop_square(g: Game, p: Piece) -> int | None:
 
 
 def locked_article(p: Piece, art: str) -> bool:
+    """Whether ``art`` is the Article driving ``p``'s Transport (it cannot leave it)."""
     return p.transport is not None and p.transport[0] == art and p.articles.count(art) == 1
 
 
 def exchange_reach(a: Piece, b: Piece) -> bool:
+    """Whether two Pieces are near enough to Exchange (the secondary government
+    Piece reaches any distance)."""
     return a.type in SECONDARY or b.type in SECONDARY or dist((a.row, a.col), (b.row, b.col)) <= 1
 
 
 def do_exchange(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Carry out an ``exchange`` action on ``g``; its log entry."""
     art = read_article(action)
     swap = read_article(action, "swap") if action.get("swap") is not None else None
     a = acting_piece(g, action, wants=lambda q: art in q.articles)

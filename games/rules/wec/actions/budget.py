@@ -19,6 +19,7 @@ CODE_NAME = {"1": "Fire", "2": "Fire", "D": "Drop", "P": "Pick-up", "X": "Exchan
 
 
 def fire_code(game: Game) -> str:
+    """The 12DPXMR letter of the Turn's next Fire: 1 or 2."""
     return "1" if not game.turn["fires"] else "2"
 
 
@@ -62,12 +63,14 @@ def movers_allowed(game: Game) -> set[int] | None:
 
 
 def note_action(game: Game, code: str, pid: int | None) -> None:
+    """Note an action in the Turn's order and its acting Piece."""
     if pid is not None:
         game.turn["actors"].append(pid)
     game.turn["sequence"].append(code)
 
 
 def check_budget(g: Game, flag: str, code: str, pid: int | None) -> None:
+    """Reject an action the Turn has already used or the Action Restriction forbids."""
     if g.turn[flag]:
         raise illegal(f"you have already made this Turn's {CODE_NAME[code]}")
     why = restriction_error(g, code, pid)

@@ -31,18 +31,22 @@ def illegal(message: str) -> Exception:
 
 
 def sign(x: int) -> int:
+    """-1, 0 or 1: the sign of ``x`` (a step toward a Square)."""
     return (x > 0) - (x < 0)
 
 
 def on_board(row: int, col: int) -> bool:
+    """Whether (row, col) is a Square of the Board."""
     return 1 <= row <= SIZE and 1 <= col <= SIZE
 
 
 def dist(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """The distance in king steps between two Squares."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def read_place(value: Any, what: str) -> tuple[int, int, int]:
+    """An action's ``[row, col, level]`` field as (row, col, level index)."""
     if (
         not isinstance(value, (list, tuple))
         or len(value) != 3
@@ -57,11 +61,13 @@ def read_place(value: Any, what: str) -> tuple[int, int, int]:
 
 
 def place_json(slot: int) -> list[Any]:
+    """The ``[row, col, level]`` of a board slot."""
     sq, lv = divmod(slot, 3)
     return [sq // SIZE + 1, sq % SIZE + 1, LEVELS[lv]]
 
 
 def read_square(value: Any, what: str) -> tuple[int, int]:
+    """An action's ``[row, col]`` field (a level, if given, is ignored)."""
     if (
         not isinstance(value, (list, tuple))
         or len(value) not in (2, 3)
@@ -75,6 +81,7 @@ def read_square(value: Any, what: str) -> tuple[int, int]:
 
 
 def read_direction(value: Any) -> tuple[int, int]:
+    """An action's ``direction``: a king step as (row step, column step)."""
     if (
         not isinstance(value, (list, tuple))
         or len(value) != 2
@@ -86,6 +93,7 @@ def read_direction(value: Any) -> tuple[int, int]:
 
 
 def read_article(action: dict[str, Any], key: str = "article") -> str:
+    """An action's Article type field."""
     art = action.get(key)
     if art not in ARTICLE_TYPES:
         raise illegal(f"'{key}' must be an Article type")
@@ -114,5 +122,6 @@ def acting_piece(game: Game, action: dict[str, Any], key: str = "from", piece_ke
 
 
 def check_awake(p: Piece) -> None:
+    """Reject an action by a stunned Piece (l. 119-124)."""
     if p.stun > 0:
         raise illegal(f"that {p.type.replace('_', ' ')} is stunned and cannot act")

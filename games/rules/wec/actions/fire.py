@@ -74,10 +74,12 @@ def strength(p: Piece, weapon: str) -> int:
 
 
 def cooldown_key(weapon: str) -> str:
+    """The rate-of-fire counter a weapon uses (a Jet's Rocket shares its Launcher's)."""
     return "rocket_launcher" if weapon == JET_ROCKET else weapon
 
 
 def cooldown(p: Piece, key: str) -> int:
+    """Turns left before ``p`` may fire ``key`` again."""
     for k, v in p.cooldowns:
         if k == key:
             return v
@@ -107,6 +109,7 @@ def fire_block(game: Game, p: Piece, weapon: str) -> str | None:
 
 
 def do_fire(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Carry out a ``fire`` action on ``g``; its log entry."""
     weapon = action.get("weapon")
     if weapon not in FIRE_WEAPONS:
         raise illegal(f"'weapon' must be one of {', '.join(FIRE_WEAPONS)}")
@@ -268,6 +271,7 @@ def hit_slot(g: Game, slot: int, attack: str, s: int, events: list[dict[str, Any
 
 
 def convert(g: Game, pid: int, color: str, events: list[dict[str, Any]]) -> None:
+    """Turn a Piece to ``color`` (a Conversion hit)."""
     q = g.pieces[pid]
     events.append({"kind": "converted", "piece": describe(q)})
     g.update(pid, color=color)

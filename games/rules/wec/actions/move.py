@@ -50,6 +50,7 @@ def own_candidates(game: Game, only: list[Piece] | None = None) -> dict[int, lis
 
 
 def apply_move(game: Game, action: dict[str, Any]) -> Game:
+    """The game after a ``move`` action."""
     color = game.to_move
     if game.turn["moved"]:
         raise IllegalAction("you have already made this Turn's Move")

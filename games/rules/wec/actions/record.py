@@ -18,6 +18,7 @@ from ..visibility import hidden_from, sees_sub
 
 
 def primaries(game: Game) -> dict[str, set[int]]:
+    """The ids of each side's primary government Pieces."""
     out: dict[str, set[int]] = {"black": set(), "white": set()}
     for p in game.pieces.values():
         if p.type in PRIMARY:

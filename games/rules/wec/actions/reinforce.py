@@ -56,6 +56,7 @@ def track_reinforcements(game: Game) -> None:
 
 
 def do_reinforce(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Carry out a ``reinforce`` action on ``g``; its log entry."""
     row, col = read_square(action.get("to"), "to")
     kind = action.get("piece_type")
     check_budget(g, "reinforce", "R", None)

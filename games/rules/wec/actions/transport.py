@@ -25,6 +25,7 @@ PATHS = ("beeline", "port", "starboard")
 
 
 def transport_start_ok(game: Game, p: Piece, article: str) -> bool:
+    """Whether ``p`` may start a Transport by ``article`` from where it is."""
     if p.level == GROUND:
         return True
     # Off the ground only a passenger of a Sub or Chopper may start one, and
@@ -38,6 +39,7 @@ def transport_start_ok(game: Game, p: Piece, article: str) -> bool:
 
 
 def check_transport_dest(g: Game, p: Piece, article: str, dest: tuple[int, int, int]) -> None:
+    """Reject a Transport destination the options or the Article do not allow."""
     lv = TRANSPORT_LEVEL[article]
     row, col, level = dest
     if level != GROUND and (g.options["transport_ground_to_ground_only"] or level != lv):
@@ -76,6 +78,8 @@ def route_step(row: int, col: int, to_row: int, to_col: int, path: str) -> tuple
 
 def start_transport(g: Game, p: Piece, article: str, dest: tuple[int, int, int], path: str,
                      events: list[dict[str, Any]]) -> None:
+    """Set ``p`` off by ``article``: a Bike takes its first step now, a Jump Pack or
+    Scuba rises or dives."""
     lv = TRANSPORT_LEVEL[article]
     t = (article, dest[0], dest[1], dest[2], path, True)
     g.update(p.id, transport=t)

@@ -121,6 +121,7 @@ def end_turn_allowed(game: Game, candidates: dict[int, list[Candidate]] | None =
 
 
 def apply_end_turn(game: Game) -> Game:
+    """The game after ``end_turn``: the end of the Turn, its record, the other side to move."""
     if not end_turn_allowed(game):
         raise IllegalAction("make your Move before ending the Turn")
     color = game.to_move
