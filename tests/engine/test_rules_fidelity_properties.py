@@ -121,8 +121,16 @@ def _primaries(g) -> dict[str, set[int]]:
 
 
 def _reinforcements(g) -> dict[tuple, tuple[bool, bool]]:
-    return {(r["color"], r["row"], r["col"], r["type"], n): (r.get("armed", False), r.get("ready", False))
-            for n, r in enumerate(wec.dump_scenario(g)["reinforcements"])}
+    # Keyed by colour, Square, type and the count of alike ones before it, not
+    # by place in the list: a Reinforce earlier in the Turn removes an entry
+    # and would shift the later ones' places (a false "armed and readied in
+    # one Turn").
+    out: dict[tuple, tuple[bool, bool]] = {}
+    for r in wec.dump_scenario(g)["reinforcements"]:
+        base = (r["color"], r["row"], r["col"], r["type"])
+        n = sum(1 for k in out if k[:4] == base)
+        out[(*base, n)] = (r.get("armed", False), r.get("ready", False))
+    return out
 
 
 def _square_empty(g, row, col) -> bool:
