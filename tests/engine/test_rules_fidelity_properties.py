@@ -25,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import games.rules.wec as wec
-from games.rules.wec import articles as wec_articles
+from games.rules.wec.actions import turn as wec_turn
 
 from .test_part2_properties import _crowd, _settings
 
@@ -121,8 +121,16 @@ def _primaries(g) -> dict[str, set[int]]:
 
 
 def _reinforcements(g) -> dict[tuple, tuple[bool, bool]]:
-    return {(r["color"], r["row"], r["col"], r["type"], n): (r.get("armed", False), r.get("ready", False))
-            for n, r in enumerate(wec.dump_scenario(g)["reinforcements"])}
+    # Keyed by colour, Square, type and the count of alike ones before it, not
+    # by place in the list: a Reinforce earlier in the Turn removes an entry
+    # and would shift the later ones' places (a false "armed and readied in
+    # one Turn").
+    out: dict[tuple, tuple[bool, bool]] = {}
+    for r in wec.dump_scenario(g)["reinforcements"]:
+        base = (r["color"], r["row"], r["col"], r["type"])
+        n = sum(1 for k in out if k[:4] == base)
+        out[(*base, n)] = (r.get("armed", False), r.get("ready", False))
+    return out
 
 
 def _square_empty(g, row, col) -> bool:
@@ -136,7 +144,7 @@ def _last_events(g) -> list[dict]:
 def _end_of_turn_events(g) -> list[dict]:
     h = g.copy()
     events: list[dict] = []
-    wec_articles.end_of_turn(h, events)
+    wec_turn.end_of_turn(h, events)
     return events
 
 

@@ -11,21 +11,42 @@ returns a new one. All values crossing this facade are plain JSON data.
 >>> g = apply(g, {"type": "end_turn"})
 >>> to_move(g)
 'white'
+
+It drives the whole manual: a Turn of Actions (l. 57-75), the Board of
+three levels (l. 183-200), the Game History (l. 1755-1800). Which module
+implements which part is in docs/engine-api.md ("Module map").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .actions import IllegalAction, apply, end_turn_allowed, move_action, own_candidates, turn_over
+from .actions import (
+    IllegalAction,
+    apply,
+    legal_actions,
+    own_candidates,
+    turn_over,
+)
+from .actions import (
+    end_turn_allowed as end_turn_allowed,
+)
+from .actions import (
+    move_action as move_action,
+)
+from .actions import (
+    other_actions as other_actions,
+)
 from .ai import choose_action as choose_action
-from .articles import other_actions
 from .constants import LEVEL_INDEX, LEVELS, SIZE
 from .moves import Knowledge, piece_candidates
-from .notation import history, parse_turn, plain_history, replay
+from .notation import history
 from .options import DEFAULTS as DEFAULT_OPTIONS
 from .options import resolve as resolve_options
+from .plain import plain_history
+from .reader import parse_turn
 from .render import render
+from .replay import replay
 from .scenario import dump_scenario, load_scenario, turn_count, turn_records
 from .setup import standard_document
 from .state import Game
@@ -73,28 +94,6 @@ def to_move(game: Game) -> str:
 def outcome(game: Game) -> dict[str, Any] | None:
     """None while the game runs, else ``{"winner": color or None, "reason": str}``."""
     return dict(game.result) if game.result else None
-
-
-def legal_actions(game: Game) -> list[dict[str, Any]]:
-    """Every action the side to move may take now, as that side knows the board.
-
-    ``end_turn`` appears once the Turn's Move is made (or when no Move exists).
-    Empty once the game is over.
-    """
-    if game.result:
-        return []
-    if turn_over(game):
-        # A primary government Piece fell: the Turn only has its end left.
-        return [{"type": "end_turn"}]
-    out: list[dict[str, Any]] = []
-    cands = {} if game.turn["moved"] else own_candidates(game)
-    for pid in sorted(cands):
-        for c in cands[pid]:
-            out.append(move_action(game, c))
-    out.extend(other_actions(game, hidden_from(game, game.to_move)))
-    if end_turn_allowed(game, cands):
-        out.append({"type": "end_turn"})
-    return out
 
 
 def move_targets(game: Game, row: int, col: int, level: str, piece: int | None = None) -> set[tuple[int, int, str]]:

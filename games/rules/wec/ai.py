@@ -33,6 +33,9 @@ recomputed), then again takes such gains, then ends the Turn. Transports,
 Drops and Exchanges are not used; a Dozer's dozings are sampled (12 at most).
 Ties are broken by ``random.Random(rng_seed)``: the same game and seed give
 the same action.
+
+The computer opponent the manual mentions (glossary, l. 554-555) plays by the
+same rules and sees only what its side may (l. 340-347).
 """
 
 from __future__ import annotations
@@ -40,8 +43,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .actions import IllegalAction, apply
-from .articles import ANTI, DIRECTIONS, PROJECTILES, fire_block
+from .actions import IllegalAction, apply, legal_actions
+from .actions.common import DIRECTIONS
+from .actions.fire import ANTI, PROJECTILES, fire_block
 from .constants import (
     GROUND,
     JET_ROCKET,
@@ -489,8 +493,6 @@ class _Scorer:
 def choose_action(game: Game, rng_seed: int | None = None) -> dict[str, Any] | None:
     """One action from ``legal_actions(game)`` for the side to move, chosen
     from that side's knowledge only; None when there is none."""
-    from . import legal_actions
-
     actions = legal_actions(game)
     if not actions:
         return None

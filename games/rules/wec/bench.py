@@ -15,6 +15,9 @@ Prints one figure per line with its goal:
   goal < 200 KB.
 
 Everything is seeded, so two runs play the same games.
+
+It measures the rules of the whole manual (Actions, l. 57-75) as the
+facade offers them; it implements no rule itself.
 """
 
 from __future__ import annotations

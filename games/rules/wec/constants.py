@@ -4,6 +4,10 @@ their inherent abilities, all as the manual names them.
 Squares are ``(row, col)`` with 1..10 for both. Internally a Square is the index
 ``(row - 1) * 10 + (col - 1)`` (0..99) and a Level an int (0 ground, 1 air,
 2 sub), so that a place on the board is the slot ``square * 3 + level``.
+
+Manual: Pieces and their inherent abilities l. 76-111, 234-275; Articles
+l. 114-182; levels and coexistence l. 183-200; Piece and Article codes of the
+Game History l. 1755-1800.
 """
 
 from __future__ import annotations

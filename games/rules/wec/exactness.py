@@ -20,6 +20,10 @@ checks at random points that the game's records are exact:
 Prints the count of each kind of mismatch (the goal is 0 of every kind). The
 property tests in tests/engine/test_exact_records.py run the same checks on
 fewer games.
+
+It checks the Game History (l. 1755-1800), Undo (l. 331-341) and the
+pre-game options (l. 316-330, 752-775) as the facade offers them; it
+implements no rule itself.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from . import (
     view,
 )
 from .constants import COEXIST, HANDED, NATIVE_LEVELS
-from .options import _SPEC
+from .options import SPEC
 
 KINDS = ("undo", "reload", "replay", "censored", "error")
 
@@ -60,7 +64,7 @@ _CENSOR_KEYS = ("censored", "own", "plain_censored", "plain_own")
 
 def option_values(name: str) -> list[Any]:
     """Every value the option ``name`` may take."""
-    allowed = _SPEC[name][1]
+    allowed = SPEC[name][1]
     if allowed is bool:
         return [False, True]
     return list(allowed)
@@ -71,7 +75,7 @@ def random_options(rng: random.Random, pinned: dict[str, Any] | None = None) -> 
     (those in ``pinned`` kept), then the one combination rule of
     ``options.resolve`` honoured by changing an option that is not pinned."""
     pinned = pinned or {}
-    opts = {name: pinned[name] if name in pinned else rng.choice(option_values(name)) for name in _SPEC}
+    opts = {name: pinned[name] if name in pinned else rng.choice(option_values(name)) for name in SPEC}
     if opts["sub_jet_combat"] and (opts["movement"] == "weaponized" or opts["action_restriction"] != "move_only"):
         if "sub_jet_combat" not in pinned and (pinned.keys() & {"movement", "action_restriction"}
                                                or rng.random() < 0.5):

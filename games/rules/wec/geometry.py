@@ -8,6 +8,9 @@ from the other side). Tables are cached per (shape, colour, Square).
 Paths list every Square a Piece passes through, its landing Square last. Tanks,
 Clerics and the secondary government Piece land only at the end of a path that
 is exactly as long as their range option (docs/rulings.md, "Path length").
+
+Manual: the Piece Type Movement Definitions and their diagrams,
+l. 775-1107 (and the other movements, l. 1108-1330).
 """
 
 from __future__ import annotations

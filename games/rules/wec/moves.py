@@ -9,6 +9,10 @@ enemies), whatever its movement would otherwise allow.
 A candidate Move is a :class:`Candidate`: the Piece, the places it passes
 through in order (landing place last), whether it may take there, and what it
 brings along (a carried passenger, or the dozed Pieces).
+
+Manual: the Move (l. 57, 60-65), each Piece type's movement (l. 775-1107,
+1108-1330), carrying a passenger (l. 196-200), dozing (l. 201-205), unseen
+enemies in the way (l. 1015-1022).
 """
 
 from __future__ import annotations
@@ -107,7 +111,7 @@ def mixed_square(kn: Knowledge, sq: int) -> bool:
     return False
 
 
-def _can_land(kn: Knowledge, slot: int, movers: list[Piece], kind: int) -> bool:
+def can_land(kn: Knowledge, slot: int, movers: list[Piece], kind: int) -> bool:
     """May ``movers`` (a Piece and its passenger) land on ``slot`` as known?"""
     there = kn.known(slot)
     if there:
@@ -191,14 +195,14 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
                 return
         passenger = _passenger(game, p)
         if (dest_slot, False) not in landed and (passenger is None or not _stranded(passenger)):
-            if _can_land(kn, dest_slot, [p], kind):
+            if can_land(kn, dest_slot, [p], kind):
                 landed.add((dest_slot, False))
                 out.append(Candidate(p.id, passing + (dest_slot,), kind))
         if (
             (dest_slot, True) not in landed
             and passenger is not None
             and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies)
-            and _can_land(kn, dest_slot, [p, passenger], kind)
+            and can_land(kn, dest_slot, [p, passenger], kind)
         ):
             landed.add((dest_slot, True))
             out.append(Candidate(p.id, passing + (dest_slot,), kind, carry=passenger.id))
@@ -261,7 +265,7 @@ def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
         for s in squares[:-1]:
             if not kn.empty(s):
                 return
-        if _can_land(kn, squares[-1], [p], kind):
+        if can_land(kn, squares[-1], [p], kind):
             out.append(Candidate(p.id, tuple(squares), kind))
 
     if movement == "weaponized":
@@ -310,10 +314,10 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             landings.append((_slot(dest_sq, GROUND), (dest_air,)))
         for dest, extra in landings:
             path = air_path + extra + (dest,)
-            if (passenger is None or not _stranded(passenger)) and _can_land(kn, dest, [p], COMBAT):
+            if (passenger is None or not _stranded(passenger)) and can_land(kn, dest, [p], COMBAT):
                 out.append(Candidate(p.id, path, COMBAT, routes=open_routes))
             if passenger is not None and _carry_allowed(game, passenger, dest % 3, True):
-                if _can_land(kn, dest, [p, passenger], COMBAT):
+                if can_land(kn, dest, [p, passenger], COMBAT):
                     out.append(Candidate(p.id, path, COMBAT, carry=passenger.id, routes=open_routes))
 
 

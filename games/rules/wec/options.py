@@ -2,6 +2,10 @@
 
 ``resolve(overrides)`` returns the full, validated option dict; an unknown
 name, a bad value or an impossible combination raises ``ValueError`` naming it.
+
+Manual: the pre-game options l. 316-330 and their standard values
+l. 752-775 (Standard Chess l. 1108, Chess of Mass Destruction l. 1328);
+competitive play l. 338-347.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ DOMINANCE = ("submersion", "stealth")
 AMOUNTS = ("normal", "none")
 
 # name -> (default, what is allowed: bool, a range of whole numbers, or a tuple of choices)
-_SPEC: dict[str, tuple[Any, Any]] = {
+SPEC: dict[str, tuple[Any, Any]] = {
     # Movement system and its ranges.
     "movement": ("weaponized", MOVEMENTS),
     "pawn_movement": ("all_sides_and_forward", PAWN_MOVEMENTS),
@@ -69,12 +73,12 @@ _SPEC: dict[str, tuple[Any, Any]] = {
     "transport_from_carrier": (False, bool),
 }
 
-DEFAULTS: dict[str, Any] = {name: spec[0] for name, spec in _SPEC.items()}
-OPTION_NAMES = tuple(_SPEC)
+DEFAULTS: dict[str, Any] = {name: spec[0] for name, spec in SPEC.items()}
+OPTION_NAMES = tuple(SPEC)
 
 
 def _check(name: str, value: Any) -> None:
-    allowed = _SPEC[name][1]
+    allowed = SPEC[name][1]
     if allowed is bool:
         if not isinstance(value, bool):
             raise ValueError(f"option {name!r} must be true or false, not {value!r}")
@@ -99,7 +103,7 @@ def resolve(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     if not isinstance(overrides, dict):
         raise ValueError(f"options must be a mapping of option names to values, not {type(overrides).__name__}")
     for name in overrides:
-        if name not in _SPEC:
+        if name not in SPEC:
             raise ValueError(f"unknown option {name!r}")
     opts = dict(DEFAULTS)
     opts.update(overrides)

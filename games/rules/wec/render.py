@@ -3,6 +3,9 @@
 Each Square is drawn as three cells, ``air/ground/sub``; a Piece is its
 notation code, upper case for Black and lower case for White, with ``<`` or
 ``>`` for a left or right hand. Row 10 is at the top, as Black sees the board.
+
+It draws the Board of l. 41-43 with its three levels (l. 183-186) and the
+Piece codes of the Game History (l. 1755-1800).
 """
 
 from __future__ import annotations

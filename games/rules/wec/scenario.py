@@ -3,6 +3,10 @@
 A document is plain JSON data (see docs/engine-api.md). Loading checks that the
 position obeys the board's rules and raises ``ValueError`` saying what is wrong
 and where; missing keys take the standard game's values.
+
+Manual: the board editor (l. 305-315) and the board's rules it must keep:
+two Pieces per level and two Articles per Square (l. 183-195), carrying
+capacity (l. 567-571), reinforcements (l. 281-290, 1955-1959).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from .constants import (
     SIZE,
     WEAPONS,
 )
+from .document import dump_scenario, transport_doc
 from .options import resolve
 from .state import Game, Piece, Reinforcement, empty_turn
 
@@ -127,13 +132,6 @@ def _transport(t: Any) -> tuple[Any, ...] | None:
         raise ValueError(f"transport path must be beeline, port or starboard, not {path!r}")
     level = LEVEL_INDEX[dest[2]] if len(dest) == 3 else GROUND
     return (t["article"], dest[0], dest[1], level, path, bool(t.get("fresh", False)))
-
-
-def transport_doc(t: tuple[Any, ...]) -> dict[str, Any]:
-    d: dict[str, Any] = {"article": t[0], "to": [t[1], t[2], LEVELS[t[3]]], "path": t[4]}
-    if t[5]:
-        d["fresh"] = True
-    return d
 
 
 def _check_board(game: Game) -> None:
@@ -288,73 +286,6 @@ def _lock_end(game: Game, ref: Any, ability: str, i: int) -> int:
             if game.pieces[pid].has(ability):
                 return pid
     raise ValueError(f"lock #{i}: no piece with {ability} at {ref!r}")
-
-
-def dump_scenario(game: Game, history: bool = True) -> dict[str, Any]:
-    """The complete document for ``game``; loading it gives an equal game.
-
-    With ``history=False`` the record of finished Turns (the ``log``) is left
-    out, so the document's size does not grow with the game's length; load it
-    back with ``load_scenario(doc, history=turn_records(game))``."""
-    pieces = []
-    for pid in sorted(game.pieces):
-        p = game.pieces[pid]
-        d: dict[str, Any] = {
-            "id": p.id,
-            "type": p.type,
-            "color": p.color,
-            "row": p.row,
-            "col": p.col,
-            "level": LEVELS[p.level],
-            "articles": list(p.articles),
-        }
-        if p.hand:
-            d["hand"] = p.hand
-        if p.moved:
-            d["moved"] = True
-        if p.stun:
-            d["stun"] = p.stun
-        if p.cooldowns:
-            d["cooldowns"] = dict(p.cooldowns)
-        if p.transport:
-            d["transport"] = transport_doc(p.transport)
-        pieces.append(d)
-    articles = [
-        {"type": a, "row": sq // SIZE + 1, "col": sq % SIZE + 1}
-        for sq, arts in enumerate(game.ground)
-        for a in arts
-    ]
-    reinforcements = []
-    for r in game.reinforcements:
-        d = {"type": r.type, "color": r.color, "row": r.row, "col": r.col}
-        if r.hand:
-            d["hand"] = r.hand
-        if r.armed:
-            d["armed"] = True
-        if r.ready:
-            d["ready"] = True
-        reinforcements.append(d)
-    doc = {
-        "to_move": game.to_move,
-        "turn_number": game.turn_number,
-        "options": dict(game.options),
-        "pieces": pieces,
-        "articles": articles,
-        "reinforcements": reinforcements,
-        "locks": [{"watcher": a, "watched": b} for a, b in game.locks],
-        "turn": copy.deepcopy(game.turn),
-        "projectiles": copy.deepcopy(list(game.projectiles)),
-        "result": copy.deepcopy(game.result),
-        "log": copy.deepcopy(list(game.log)) if history else None,
-        "turn_log": copy.deepcopy(list(game.turn_log)),
-        "next_id": game.next_id,
-        "revealed": [list(r) for r in game.revealed],
-        "start": copy.deepcopy(game.start),
-        "markers": {c: [list(m) for m in game.markers[c]] for c in ("black", "white")},
-    }
-    if not history:
-        del doc["log"]
-    return doc
 
 
 def turn_records(game: Game, start: int = 0) -> list[dict[str, Any]]:

@@ -6,6 +6,8 @@ Cleric gets the hand whose one path that stays on the board from the back row
 ends in the enemy half (row 8) rather than back in its own: the left-wing Tank
 is right-handed, the left-wing Cleric left-handed, the right wing mirrored.
 Choppers follow the Tanks (docs/rulings.md, "Starting hands").
+
+Manual: the Standard Game charts, l. 679-751.
 """
 
 from __future__ import annotations

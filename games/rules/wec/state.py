@@ -3,6 +3,9 @@
 A :class:`Game` is never changed once handed out: :func:`games.rules.wec.apply`
 copies it (cheap: a dict of immutable :class:`Piece` tuples and two flat lists)
 and changes the copy. Pieces are value types; a change makes a new tuple.
+
+Manual: the Board of Squares and levels it models, l. 41-43 and 183-200;
+the Turn's bookkeeping of l. 57-59.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .constants import COEXIST, INHERENT, PAWNS, PRIMARY, SECONDARY, SIZE
+from .document import dump_scenario
 
 
 class Piece(NamedTuple):
@@ -227,8 +231,6 @@ class Game:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
-        from .scenario import dump_scenario
-
         return dump_scenario(self) == dump_scenario(other)
 
     __hash__ = None  # type: ignore[assignment]

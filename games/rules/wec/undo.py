@@ -4,12 +4,18 @@ A game keeps only its starting document and the notation of its finished
 Turns (plus the Turn in progress), so Undo replays that history up to the
 wanted point. That is slower than keeping every earlier state, but Undo is rare
 and the state stays small however long the game runs.
+
+Undo and changing options exist only outside competitive play (l. 331-341).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .actions import IllegalAction, apply
+from .options import resolve
+from .replay import replay_turn_steps
+from .scenario import dump_scenario, load_scenario
 from .state import Game
 
 
@@ -19,9 +25,6 @@ def action_count(game: Game) -> int:
 
 
 def _steps(game: Game) -> tuple[Game, list[dict[str, Any]]]:
-    from .notation import replay_turn_steps
-    from .scenario import load_scenario
-
     g = load_scenario(game.start)
     steps: list[dict[str, Any]] = []
     for n, turn in enumerate(game.log, 1):
@@ -36,9 +39,6 @@ def undo(game: Game, steps: int = 1) -> Game:
 
     Only in a non-competitive game, and not past the game's start.
     """
-    from .actions import IllegalAction, apply
-    from .scenario import load_scenario
-
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
         raise IllegalAction("steps must be a whole number of actions, 0 or more")
     if game.options["competitive"]:
@@ -65,10 +65,6 @@ def change_options(game: Game, overrides: dict[str, Any]) -> Game:
     competitive game's options are fixed. Raises :class:`IllegalAction`
     (bad names or values included) and changes nothing.
     """
-    from .actions import IllegalAction
-    from .options import resolve
-    from .scenario import dump_scenario, load_scenario
-
     if not isinstance(overrides, dict):
         raise IllegalAction("options must be a mapping of option names to values")
     if game.options["competitive"]:

@@ -4,6 +4,9 @@ Secrets are removed here, at the source: enemy Pieces the side cannot see are
 left out entirely, enemy Pieces carry no ids (an id would let a player follow a
 Piece through a spell of invisibility), and the Turn in progress is shown only
 to the side playing it.
+
+Manual: what a side sees, l. 108-112, 165, 340-347, 394-405 and 488-495
+(the Game History shown censored, l. 1755-1760).
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from .constants import COLORS, LEVEL_INDEX, LEVELS, SIZE, SUB
+from .document import transport_doc
 from .notation import history
-from .scenario import transport_doc
 from .state import Game
 from .visibility import hidden_from, sees_sub
 

@@ -7,6 +7,10 @@ enemy Anti-Stealth within ``stealth_detection_range``; submersion only by an
 enemy Torpedo Launcher within ``submersion_detection_range``. The
 ``dominance`` option decides a stealthed Piece at sub level that is detected by
 one means only. Distances are king steps (Chebyshev), whatever the levels.
+
+Manual: Stealth and Anti-Stealth l. 108-112, 165, 175; lock-on and
+detection at range l. 488-492; firing gives a Piece away l. 493-495; the
+hidden Sub level l. 146-153, 394-405.
 """
 
 from __future__ import annotations

@@ -1,0 +1,126 @@
+"""The Actions of a Turn (l. 57-75): applying them, and listing the legal ones.
+
+One module per Action family: :mod:`.move` (the Move), :mod:`.fire` (Weapons
+and projectiles), :mod:`.transport` (firing a Bike, Jump Pack or Scuba),
+:mod:`.articles` (Pick-up, Drop, Exchange), :mod:`.reinforce` and :mod:`.turn`
+(the end of the Turn). They share :mod:`.common` (errors, reading fields),
+:mod:`.budget` (the Turn's budget and the Action Restriction, l. 57-59,
+1960-1969), :mod:`.effects` (what a hit or a lost carrier leaves behind) and
+:mod:`.record` (the Turn's log and its winner).
+
+Every check runs before anything changes, and on a copy: a rejected action
+leaves the game exactly as it was. Error messages speak only of what the
+acting side can know.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..constants import LEVELS
+from ..state import Game
+from ..visibility import hidden_from, update_markers
+from .articles import article_actions, do_drop, do_exchange, do_pickup
+from .common import ACTION_TYPES, IllegalAction
+from .effects import prune_locks, prune_revealed, settle_stranded
+from .fire import do_fire, fire_actions
+from .move import apply_move, move_action, own_candidates
+from .record import primaries, record, settle, turn_over
+from .reinforce import do_reinforce, reinforce_actions, track_reinforcements
+from .turn import apply_end_turn, end_turn_allowed
+
+__all__ = [
+    "IllegalAction",
+    "apply",
+    "end_turn_allowed",
+    "legal_actions",
+    "move_action",
+    "other_actions",
+    "own_candidates",
+    "turn_over",
+]
+
+_HANDLERS = {"fire": do_fire, "pickup": do_pickup, "drop": do_drop, "exchange": do_exchange,
+             "reinforce": do_reinforce}
+
+
+def apply(game: Game, action: dict[str, Any]) -> Game:
+    """The game after ``action``; ``game`` itself is not changed.
+
+    Raises :class:`IllegalAction` (a ``ValueError``) when the action is
+    malformed or not allowed now.
+    """
+    if not isinstance(action, dict):
+        raise IllegalAction("an action must be an object with a 'type'")
+    kind = action.get("type")
+    if kind not in ACTION_TYPES:
+        raise IllegalAction(f"unknown action type {kind!r}")
+    if game.result:
+        raise IllegalAction("the game is over")
+    if kind != "end_turn" and turn_over(game):
+        raise IllegalAction("a primary government piece has fallen: only ending the Turn remains")
+    if kind == "move":
+        g = apply_move(game, action)
+    elif kind == "end_turn":
+        g = apply_end_turn(game)
+    else:
+        g = _apply_other(game, action)
+    update_markers(game, g)
+    return g
+
+
+def _apply_other(game: Game, action: dict[str, Any]) -> Game:
+    """A Fire, Pick-up, Drop, Exchange or Reinforce, with its aftermath."""
+    handler = _HANDLERS[action["type"]]
+    g = game.copy()
+    before = primaries(g)
+    events: list[dict[str, Any]] = []
+    entry = handler(g, action, events)
+    settle_stranded(g, events)
+    prune_locks(g)
+    prune_revealed(g)
+    track_reinforcements(g)
+    record(game, g, entry.pop("action"), events, **entry)
+    settle(g, before, game.to_move)
+    return g
+
+
+def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
+    """Every legal Fire, Pick-up, Drop, Exchange and Reinforce for the side to
+    move, as that side knows the board."""
+    if game.options["action_restriction"] == "move_only":
+        return []
+    color = game.to_move
+    own = [p for p in game.pieces.values() if p.color == color]
+    own.sort(key=lambda p: p.id)
+    out: list[dict[str, Any]] = []
+    for p in own:
+        if p.stun:
+            continue
+        where = [p.row, p.col, LEVELS[p.level]]
+        fire_actions(game, p, where, hidden, out)
+        article_actions(game, p, own, where, out)
+    reinforce_actions(game, out)
+    return out
+
+
+def legal_actions(game: Game) -> list[dict[str, Any]]:
+    """Every action the side to move may take now, as that side knows the board.
+
+    ``end_turn`` appears once the Turn's Move is made (or when no Move exists).
+    Empty once the game is over.
+    """
+    if game.result:
+        return []
+    if turn_over(game):
+        # A primary government Piece fell: the Turn only has its end left.
+        return [{"type": "end_turn"}]
+    out: list[dict[str, Any]] = []
+    cands = {} if game.turn["moved"] else own_candidates(game)
+    for pid in sorted(cands):
+        for c in cands[pid]:
+            out.append(move_action(game, c))
+    out.extend(other_actions(game, hidden_from(game, game.to_move)))
+    if end_turn_allowed(game, cands):
+        out.append({"type": "end_turn"})
+    return out

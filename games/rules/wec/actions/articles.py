@@ -1,0 +1,198 @@
+"""Pick-up, Drop and Exchange: Articles taken from the ground, put down, or
+passed between two friendly Pieces.
+
+The three Actions of l. 567-577, one each per Turn (l. 57-59). A Piece
+carries one Article, three with an XXX box (the XXX Pawn's own box lets it
+carry two; l. 105-107, 179, 569-571). A Drop onto a full ground goes where
+stunned-off Articles would (l. 311-313, 594-597). The secondary government
+Piece Exchanges at any distance (l. 256-258, 576-577). Picking up an
+Anti-Stealth may lock on to an unseen Stealthed enemy (l. 488-492).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..constants import GROUND, LEVELS, SECONDARY
+from ..moves import describe, drop_order
+from ..scenario import capacity
+from ..state import Game, Piece
+from ..visibility import hidden_from, is_stealthed
+from .budget import check_budget, note_action, restriction_error
+from .common import acting_piece, check_awake, dist, illegal, read_article
+
+
+def do_pickup(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Carry out a ``pickup`` action on ``g``; its log entry."""
+    art = read_article(action)
+    p = acting_piece(g, action, wants=lambda q: len(q.articles) < capacity(q.type, q.articles + (art,)))
+    check_awake(p)
+    check_budget(g, "pickup", "P", p.id)
+    if p.level != GROUND:
+        raise illegal("only a piece at ground level can pick up an Article")
+    if art not in g.ground[p.sq]:
+        raise illegal(f"there is no {art.replace('_', ' ')} on the ground at ({p.row}, {p.col})")
+    new = p.articles + (art,)
+    if len(new) > capacity(p.type, new):
+        raise illegal("that piece has no room for another Article")
+    arts = list(g.ground[p.sq])
+    arts.remove(art)
+    g.ground[p.sq] = tuple(arts)
+    g.update(p.id, articles=new)
+    g.turn["pickup"] = True
+    note_action(g, "P", p.id)
+    if art == "anti_stealth":
+        lock_on(g, g.pieces[p.id])
+    return {"action": {"type": "pickup", "from": [p.row, p.col, "ground"], "piece": p.id, "article": art},
+            "actor": describe(p)}
+
+
+def lock_on(g: Game, watcher: Piece) -> None:
+    """An Anti-Stealth just picked up locks on to the nearest enemy Piece with
+    Stealth that its side cannot see (lock-on mode), if there is one."""
+    if not g.options["stealth_lock_on"]:
+        return
+    hidden = hidden_from(g, watcher.color)
+    candidates = [g.pieces[i] for i in hidden if is_stealthed(g, g.pieces[i])]
+    if not candidates:
+        return
+    # Ties go to the lowest row, then column, then level as Black numbers them:
+    # a fixed rule that uses nothing but the board.
+    target = min(candidates, key=lambda q: (dist((q.row, q.col), (watcher.row, watcher.col)), q.row, q.col, q.level,
+                                             q.type))
+    g.locks = g.locks + ((watcher.id, target.id),)
+
+
+def do_drop(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Carry out a ``drop`` action on ``g``; its log entry."""
+    art = read_article(action)
+    p = acting_piece(g, action, wants=lambda q: art in q.articles)
+    check_awake(p)
+    check_budget(g, "drop", "D", p.id)
+    if art not in p.articles:
+        raise illegal(f"that piece carries no {art.replace('_', ' ')}")
+    if p.transport is not None and p.transport[0] == art and p.articles.count(art) == 1:
+        raise illegal("that Article is driving the piece's Transport")
+    # Where the ground of the Square is full, the Article goes where a
+    # stunned-off one would (l. 311-313, 1923-1939; docs/rulings.md, "Dropping
+    # onto a full Square").
+    where = drop_square(g, p)
+    if where is None:
+        raise illegal("there is no room left on the board's ground for another Article")
+    arts = list(p.articles)
+    arts.remove(art)
+    if len(arts) > capacity(p.type, arts):
+        raise illegal("without that XXX box the piece could not hold its other Articles; drop them first")
+    g.update(p.id, articles=tuple(arts))
+    g.ground[where] = g.ground[where] + (art,)
+    g.turn["drop"] = True
+    note_action(g, "D", p.id)
+    return {"action": {"type": "drop", "from": [p.row, p.col, LEVELS[p.level]], "piece": p.id, "article": art},
+            "actor": describe(p)}
+
+
+def drop_square(g: Game, p: Piece) -> int | None:
+    """The Square an Article dropped by ``p`` lands on: its own if the ground
+    there has room, else the first with room in the stunned-off order."""
+    if len(g.ground[p.sq]) < 2:
+        return p.sq
+    for s in drop_order(p.color, p.sq):
+        if len(g.ground[s]) < 2:
+            return s
+    return None
+
+
+def locked_article(p: Piece, art: str) -> bool:
+    """Whether ``art`` is the Article driving ``p``'s Transport (it cannot leave it)."""
+    return p.transport is not None and p.transport[0] == art and p.articles.count(art) == 1
+
+
+def exchange_reach(a: Piece, b: Piece) -> bool:
+    """Whether two Pieces are near enough to Exchange (the secondary government
+    Piece reaches any distance)."""
+    return a.type in SECONDARY or b.type in SECONDARY or dist((a.row, a.col), (b.row, b.col)) <= 1
+
+
+def do_exchange(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Carry out an ``exchange`` action on ``g``; its log entry."""
+    art = read_article(action)
+    swap = read_article(action, "swap") if action.get("swap") is not None else None
+    a = acting_piece(g, action, wants=lambda q: art in q.articles)
+    b = acting_piece(g, action, key="to", piece_key="to_piece",
+               wants=(lambda q: swap in q.articles) if swap else (lambda q: q.id != a.id))
+    check_awake(a)
+    check_awake(b)
+    check_budget(g, "exchange", "X", a.id)
+    if a.id == b.id:
+        raise illegal("an Exchange needs two different pieces")
+    if not exchange_reach(a, b):
+        raise illegal("those pieces are too far apart to Exchange (only the secondary government piece reaches any "
+                   "distance)")
+    if art not in a.articles:
+        raise illegal(f"the giving piece carries no {art.replace('_', ' ')}")
+    if locked_article(a, art) or (swap and locked_article(b, swap)):
+        raise illegal("an Article driving a Transport cannot be exchanged")
+    a_arts = list(a.articles)
+    a_arts.remove(art)
+    b_arts = list(b.articles)
+    if swap is not None:
+        if swap not in b.articles:
+            raise illegal(f"the other piece carries no {swap.replace('_', ' ')}")
+        b_arts.remove(swap)
+        a_arts.append(swap)
+    b_arts.append(art)
+    for q, arts in ((a, a_arts), (b, b_arts)):
+        if len(arts) > capacity(q.type, arts):
+            raise illegal("that Exchange would leave a piece carrying more Articles than it can")
+    g.update(a.id, articles=tuple(a_arts))
+    g.update(b.id, articles=tuple(b_arts))
+    g.turn["exchange"] = True
+    note_action(g, "X", a.id)
+    out = {"type": "exchange", "from": [a.row, a.col, LEVELS[a.level]], "piece": a.id, "article": art,
+           "to": [b.row, b.col, LEVELS[b.level]], "to_piece": b.id}
+    if swap is not None:
+        out["swap"] = swap
+    return {"action": out, "actor": describe(a), "other": describe(b)}
+
+
+def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], out: list[dict[str, Any]]) -> None:
+    """Add every legal Pick-up, Drop and Exchange of ``p`` (not stunned) to
+    ``out``; ``own`` are its side's Pieces in id order."""
+    turn = game.turn
+    if not turn["pickup"] and p.level == GROUND and game.ground[p.sq] and not restriction_error(game, "P", p.id):
+        for art in dict.fromkeys(game.ground[p.sq]):
+            new = p.articles + (art,)
+            if len(new) <= capacity(p.type, new):
+                out.append({"type": "pickup", "from": where, "piece": p.id, "article": art})
+    if (not turn["drop"] and p.articles and not restriction_error(game, "D", p.id)
+            and drop_square(game, p) is not None):
+        for art in dict.fromkeys(p.articles):
+            rest = list(p.articles)
+            rest.remove(art)
+            if not locked_article(p, art) and len(rest) <= capacity(p.type, rest):
+                out.append({"type": "drop", "from": where, "piece": p.id, "article": art})
+    if not turn["exchange"] and p.articles and not restriction_error(game, "X", p.id):
+        for q in own:
+            if q.id == p.id or q.stun or not exchange_reach(p, q):
+                continue
+            to = [q.row, q.col, LEVELS[q.level]]
+            for art in dict.fromkeys(p.articles):
+                if locked_article(p, art):
+                    continue
+                rest = list(p.articles)
+                rest.remove(art)
+                if len(q.articles) + 1 <= capacity(q.type, list(q.articles) + [art]) and len(rest) <= capacity(
+                    p.type, rest
+                ):
+                    out.append({"type": "exchange", "from": where, "piece": p.id, "article": art, "to": to,
+                                "to_piece": q.id})
+                for swap in dict.fromkeys(q.articles):
+                    if swap == art or locked_article(q, swap):
+                        continue
+                    mine = rest + [swap]
+                    theirs = [a for a in q.articles]
+                    theirs.remove(swap)
+                    theirs.append(art)
+                    if len(mine) <= capacity(p.type, mine) and len(theirs) <= capacity(q.type, theirs):
+                        out.append({"type": "exchange", "from": where, "piece": p.id, "article": art, "to": to,
+                                    "to_piece": q.id, "swap": swap})

@@ -1,0 +1,79 @@
+"""What an Action leaves behind for Pieces besides its target: coming down to the
+ground, passengers stranded, sightings and lock-ons that lapse.
+
+A stunned Piece in the air or by Transport below comes down to the ground or
+is destroyed (l. 597-601); a Piece carried by a Sub or Chopper (l. 196-200)
+cannot stay when its carrier is gone; a Piece that fires gives itself away
+(l. 493-495); an Anti-Stealth lock-on lasts while its watcher keeps the
+Article (l. 488-492).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..constants import AIR, GROUND, NATIVE_LEVELS
+from ..moves import PEACEFUL, Knowledge, can_land, describe, remove_piece
+from ..state import Game, Piece
+
+
+def true_board(g: Game, color: str) -> Knowledge:
+    """The board as it really is, for the landing rules of ``moves``: what
+    happens to a Piece is decided on the true board, not on what its side saw."""
+    return Knowledge(g, color, frozenset())
+
+
+def come_down(g: Game, pid: int, events: list[dict[str, Any]], cause: str) -> None:
+    """Bring a Piece to the ground of its Square; destroyed if it cannot land
+    there (enemies on that ground, or no room beside the friends there)."""
+    q = g.pieces[pid]
+    if not can_land(true_board(g, q.color), q.slot - q.level, [q], PEACEFUL):
+        events.append({"kind": "destroyed", "by": cause, "piece": describe(q)})
+        remove_piece(g, pid)
+        return
+    g.place(pid, q.row, q.col, GROUND, transport=None)
+    events.append({"kind": "landed", "piece": describe(g.pieces[pid])})
+
+
+def stranded(g: Game, q: Piece) -> bool:
+    """A Piece away from the ground that cannot stay there: not native to the
+    level, not in Transport, and no friendly Sub or Chopper carrying it."""
+    if q.level == GROUND or q.level in NATIVE_LEVELS.get(q.type, ()) or q.transport is not None:
+        return False
+    carrier = "chopper" if q.level == AIR else "sub"
+    return not any(
+        g.pieces[i].type == carrier and g.pieces[i].color == q.color and i != q.id for i in g.board[q.slot]
+    )
+
+
+def settle_stranded(g: Game, events: list[dict[str, Any]]) -> None:
+    """Passengers left without their carrier (it was destroyed or fell) come
+    down to the ground of their Square, or are destroyed if they cannot."""
+    for pid in [i for i, q in g.pieces.items() if q.level != GROUND]:
+        if pid in g.pieces and stranded(g, g.pieces[pid]):
+            come_down(g, pid, events, "crash")
+
+
+def prune_locks(g: Game) -> None:
+    """A lock-on lasts while its watcher lives and still has an Anti-Stealth."""
+    if g.locks:
+        keep = tuple(
+            (a, b) for a, b in g.locks if a in g.pieces and b in g.pieces and g.pieces[a].has("anti_stealth")
+        )
+        if keep != g.locks:
+            g.locks = keep
+
+
+def prune_revealed(g: Game) -> None:
+    """Forget sightings of Pieces that have moved on (or are gone)."""
+    if g.revealed:
+        keep = tuple(r for r in g.revealed if r[0] in g.pieces and g.pieces[r[0]].slot == r[1])
+        if keep != g.revealed:
+            g.revealed = keep
+
+
+def reveal(g: Game, pid: int) -> None:
+    """Mark a Piece as seen by the enemy where it stands (it fired or took)."""
+    if pid in g.pieces:
+        q = g.pieces[pid]
+        g.revealed = tuple(r for r in g.revealed if r[0] != pid) + ((pid, q.slot),)

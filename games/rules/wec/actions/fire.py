@@ -1,0 +1,367 @@
+"""Fire: the Weapons, their projectiles, and what their hits do.
+
+The Weapons (l. 116-164, 180-182, glossary l. 586-616): the Flamer, Stunner
+and Conversion strike at once; the Rocket, SAM and Torpedo Launchers launch
+projectiles (directional or homing) that fly at the end of the Turn (see
+:mod:`.turn`); the restricted Rocket of a Jet or Sub strikes a seen ground
+Square. Each Anti holds off one attack of its kind (l. 167-175), counted per
+Turn; each Weapon fires at its rate (l. 162-164). Firing a Transport Article
+hands over to :mod:`.transport`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..constants import (
+    AIR,
+    GROUND,
+    JET_ROCKET,
+    LEVELS,
+    NATIVE_LEVELS,
+    SIZE,
+    SUB,
+    TRANSPORTS,
+    WEAPONS,
+    other,
+    slot_of,
+)
+from ..moves import describe, drop_article, remove_piece
+from ..state import Game, Piece
+from ..visibility import hidden_from
+from .budget import fire_code, note_action, restriction_error
+from .common import DIRECTIONS, acting_piece, dist, illegal, on_board, read_direction, read_place, sign
+from .effects import come_down, reveal, stranded
+from .transport import PATHS, TRANSPORT_LEVEL, check_transport_dest, start_transport, transport_start_ok
+
+# Fireable abilities: what a ``fire`` action names in ``weapon``.
+FIRE_WEAPONS = (*WEAPONS, JET_ROCKET, *TRANSPORTS)
+
+
+#: Projectile launchers: the projectile and the level it always flies at.
+PROJECTILES = {"rocket_launcher": ("rocket", GROUND), "sam_launcher": ("sam", AIR), "torpedo_launcher": ("torpedo", SUB)}
+
+
+#: Attack kind -> the Anti that counts against it.
+ANTI = {
+    "flamer": "anti_flamer",
+    "stunner": "anti_stunner",
+    "conversion": "anti_conversion",
+    "rocket": "anti_rocket",
+    "sam": "anti_sam",
+    "torpedo": "anti_torpedo",
+}
+
+
+#: Weapon (cooldown key) -> the option giving its rate of fire.
+RATE = {
+    "flamer": "flamer_rate",
+    "stunner": "stunner_rate",
+    "conversion": "conversion_rate",
+    "rocket_launcher": "rocket_rate",
+    "sam_launcher": "sam_rate",
+    "torpedo_launcher": "torpedo_rate",
+}
+
+
+def strength(p: Piece, weapon: str) -> int:
+    """How many abilities fire together when ``p`` fires ``weapon``."""
+    if weapon == JET_ROCKET:
+        return (1 + p.articles.count("rocket_launcher")) if JET_ROCKET in p.abilities() else 0
+    if weapon in TRANSPORT_LEVEL:
+        return 1 if weapon in p.articles else 0
+    return p.abilities().count(weapon)
+
+
+def cooldown_key(weapon: str) -> str:
+    """The rate-of-fire counter a weapon uses (a Jet's Rocket shares its Launcher's)."""
+    return "rocket_launcher" if weapon == JET_ROCKET else weapon
+
+
+def cooldown(p: Piece, key: str) -> int:
+    """Turns left before ``p`` may fire ``key`` again."""
+    for k, v in p.cooldowns:
+        if k == key:
+            return v
+    return 0
+
+
+def fire_block(game: Game, p: Piece, weapon: str) -> str | None:
+    """Why ``p`` cannot fire ``weapon`` now, whatever it aims at (None if it can)."""
+    if strength(p, weapon) == 0:
+        return f"that {p.type.replace('_', ' ')} has no {weapon.replace('_', ' ')}"
+    if p.stun > 0:
+        return f"that {p.type.replace('_', ' ')} is stunned and cannot act"
+    if len(game.turn["fires"]) >= 2:
+        return "you have already made two Fires this Turn"
+    key = cooldown_key(weapon)
+    if [p.id, key] in game.turn["fires"]:
+        return f"that {weapon.replace('_', ' ')} has already fired this Turn"
+    left = cooldown(p, key)
+    if left:
+        return f"that {weapon.replace('_', ' ')} can fire again in {left} Turn(s)"
+    if weapon in TRANSPORT_LEVEL:
+        if p.transport is not None:
+            return "that piece is already in Transport"
+        if not transport_start_ok(game, p, weapon):
+            return f"that piece cannot start a {weapon.replace('_', ' ')} Transport from where it is"
+    return restriction_error(game, fire_code(game), p.id)
+
+
+def do_fire(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Carry out a ``fire`` action on ``g``; its log entry."""
+    weapon = action.get("weapon")
+    if weapon not in FIRE_WEAPONS:
+        raise illegal(f"'weapon' must be one of {', '.join(FIRE_WEAPONS)}")
+    p = acting_piece(g, action, wants=lambda q: strength(q, weapon) > 0)
+    why = fire_block(g, p, weapon)
+    if why:
+        raise illegal(why)
+    s = strength(p, weapon)
+    out: dict[str, Any] = {"type": "fire", "from": [p.row, p.col, LEVELS[p.level]], "piece": p.id, "weapon": weapon}
+    firer = describe(p)
+    record: dict[str, Any] = {"actor": firer}
+    code = fire_code(g)
+    if weapon in TRANSPORT_LEVEL:
+        dest = read_place(action.get("to"), "to")
+        path = action.get("path", "beeline")
+        if path not in PATHS:
+            raise illegal("'path' must be beeline, port or starboard")
+        check_transport_dest(g, p, weapon, dest)
+        out.update(to=[dest[0], dest[1], LEVELS[dest[2]]], path=path)
+        start_transport(g, p, weapon, dest, path, events)
+    elif weapon in ("flamer", "stunner", "conversion", "rocket_launcher") or (
+        weapon in ("sam_launcher", "torpedo_launcher") and "target" not in action
+    ):
+        d = read_direction(action.get("direction"))
+        if not on_board(p.row + d[0], p.col + d[1]):
+            raise illegal("that direction leads straight off the board")
+        out["direction"] = list(d)
+        if weapon == "flamer":
+            _flame(g, p, d, s, events)
+        elif weapon == "stunner":
+            _stun_fire(g, p, d, s, events)
+        elif weapon == "conversion":
+            _convert_fire(g, p, d, s, events)
+        else:
+            _launch(g, p, weapon, d, None, s, events)
+    elif weapon in ("sam_launcher", "torpedo_launcher"):
+        target = _seen_target(g, p, action.get("target"), PROJECTILES[weapon][1], g.options["homing_range"],
+                              enemy_only=True)
+        out["target"] = [target.row, target.col, LEVELS[target.level]]
+        record["target"] = describe(target)
+        d = (sign(target.row - p.row), sign(target.col - p.col))
+        _launch(g, p, weapon, d, target.id, s, events)
+    else:  # the restricted Rocket of a Jet or Sub
+        target = _seen_target(g, p, action.get("target"), GROUND, g.options["jet_rocket_range"], enemy_only=False)
+        out["target"] = [target.row, target.col, "ground"]
+        record["target"] = describe(target)
+        events.append({"kind": "rocket_hit", "slot": target.slot})
+        hit_slot(g, target.slot, "rocket", s, events)
+    g.turn["fires"].append([p.id, cooldown_key(weapon)])
+    if weapon in RATE or weapon == JET_ROCKET:
+        key = cooldown_key(weapon)
+        rate = g.options[RATE[key]]
+        if p.id in g.pieces:
+            q = g.pieces[p.id]
+            g.update(p.id, cooldowns=tuple(sorted([(k, v) for k, v in q.cooldowns if k != key] + [(key, rate)])))
+    note_action(g, code, p.id)
+    if g.options["seen_when_firing"]:
+        reveal(g, p.id)
+    record["action"] = out
+    return record
+
+
+def _seen_target(g: Game, p: Piece, value: Any, level: int, reach: int, enemy_only: bool) -> Piece:
+    row, col, lv = read_place(value, "target")
+    if lv != level:
+        raise illegal(f"that weapon can only aim at {LEVELS[level]} level")
+    if dist((p.row, p.col), (row, col)) > reach:
+        raise illegal(f"({row}, {col}) is beyond that weapon's reach of {reach}")
+    hidden = hidden_from(g, p.color)
+    seen = [
+        g.pieces[i]
+        for i in g.board[slot_of(row, col, lv)]
+        if i not in hidden and i != p.id and (not enemy_only or g.pieces[i].color != p.color)
+    ]
+    if not seen:
+        kind = "enemy piece" if enemy_only else "piece"
+        raise illegal(f"you see no {kind} to aim at at ({row}, {col}, {LEVELS[lv]})")
+    return min(seen, key=lambda q: (q.color == p.color, q.id))
+
+
+def _ray(p: Piece, d: tuple[int, int], reach: int) -> list[tuple[int, int]]:
+    out = []
+    r, c = p.row, p.col
+    for _ in range(reach):
+        r, c = r + d[0], c + d[1]
+        if not on_board(r, c):
+            break
+        out.append((r, c))
+    return out
+
+
+def _flame(g: Game, p: Piece, d: tuple[int, int], s: int, events: list[dict[str, Any]]) -> None:
+    for r, c in _ray(p, d, g.options["flamer_range"]):
+        hit_slot(g, slot_of(r, c, p.level), "flamer", s, events)
+
+
+def _stun_fire(g: Game, p: Piece, d: tuple[int, int], s: int, events: list[dict[str, Any]]) -> None:
+    for r, c in _ray(p, d, g.options["stunner_range"]):
+        slot = slot_of(r, c, p.level)
+        if g.board[slot]:
+            hit_slot(g, slot, "stunner", s, events)
+            return
+
+
+def _convert_fire(g: Game, p: Piece, d: tuple[int, int], s: int, events: list[dict[str, Any]]) -> None:
+    slot = slot_of(p.row + d[0], p.col + d[1], p.level)
+    hit_slot(g, slot, "conversion", s, events, convert_to=p.color)
+
+
+def _launch(g: Game, p: Piece, weapon: str, d: tuple[int, int], target: int | None, s: int,
+            events: list[dict[str, Any]]) -> None:
+    kind, level = PROJECTILES[weapon]
+    proj = {"kind": kind, "color": p.color, "row": p.row, "col": p.col, "level": LEVELS[level],
+            "direction": list(d), "target": target, "strength": s, "fresh": True}
+    g.projectiles = g.projectiles + (proj,)
+    events.append({"kind": "launched", "projectile": kind, "slot": slot_of(p.row, p.col, level)})
+
+
+def tally(g: Game, pid: int, attack: str, s: int) -> int:
+    """Add ``s`` attacks of ``attack`` on ``pid`` to this Turn's tally; the total."""
+    hits = g.turn.setdefault("hits", [])
+    for n, h in enumerate(hits):
+        if h[0] == pid and h[1] == attack:
+            # A new entry, not an update in place: the list is shared with
+            # the game this one was copied from.
+            hits[n] = [pid, attack, h[2] + s]
+            return h[2] + s
+    hits.append([pid, attack, s])
+    return s
+
+
+def hit_slot(g: Game, slot: int, attack: str, s: int, events: list[dict[str, Any]],
+              convert_to: str | None = None) -> None:
+    """Attack every Piece at ``slot`` (a Conversion only the firer's enemies)."""
+    victims = []
+    for pid in g.board[slot]:
+        q = g.pieces[pid]
+        if convert_to is not None and q.color == convert_to:
+            continue
+        total = tally(g, pid, attack, s)
+        defence = q.abilities().count(ANTI[attack])
+        if total > defence:
+            victims.append(pid)
+        else:
+            events.append({"kind": "resisted", "attack": attack, "piece": describe(q)})
+    if attack == "conversion":
+        for pid in victims:
+            convert(g, pid, convert_to or other(g.pieces[pid].color), events)
+        conversion_kills(g, slot, events)
+        return
+    for pid in victims:
+        if pid not in g.pieces:
+            continue
+        if attack == "stunner":
+            stun(g, pid, events)
+        else:
+            events.append({"kind": "destroyed", "by": attack, "piece": describe(g.pieces[pid])})
+            remove_piece(g, pid)
+
+
+def convert(g: Game, pid: int, color: str, events: list[dict[str, Any]]) -> None:
+    """Turn a Piece to ``color`` (a Conversion hit)."""
+    q = g.pieces[pid]
+    events.append({"kind": "converted", "piece": describe(q)})
+    g.update(pid, color=color)
+
+
+def conversion_kills(g: Game, slot: int, events: list[dict[str, Any]]) -> None:
+    """A passenger whose carrier is now its enemy (either one converted)
+    cannot stay aloft or below: it is conversion killed."""
+    if slot % 3 == GROUND:
+        return
+    for i in list(g.board[slot]):
+        q = g.pieces[i]
+        if stranded(g, q):
+            events.append({"kind": "destroyed", "by": "conversion_kill", "piece": describe(q)})
+            remove_piece(g, i)
+
+
+def stun(g: Game, pid: int, events: list[dict[str, Any]]) -> None:
+    """Stun a Piece: it drops every carried Article and, if away from the
+    ground in the air or by Transport, comes down or is destroyed."""
+    q = g.pieces[pid]
+    events.append({"kind": "stunned", "piece": describe(q)})
+    g.update(pid, stun=g.options["stun_turns"], articles=(), transport=None)
+    for art in q.articles:
+        drop_article(g, q, art)
+    if q.level == AIR or (q.level == SUB and SUB not in NATIVE_LEVELS.get(q.type, ())):
+        come_down(g, pid, events, "stunner_kill")
+
+
+def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int], out: list[dict[str, Any]]) -> None:
+    """Add every legal Fire of ``p`` (not stunned) to ``out``, as its side
+    knows the board."""
+    if len(game.turn["fires"]) < 2:
+        for weapon in _weapons(p):
+            if fire_block(game, p, weapon):
+                continue
+            out.extend(_fire_aims(game, p, weapon, where, hidden))
+
+
+def _weapons(p: Piece) -> list[str]:
+    abilities = p.abilities()
+    out = [w for w in FIRE_WEAPONS if w in abilities and w != JET_ROCKET and w not in TRANSPORT_LEVEL]
+    if JET_ROCKET in abilities:
+        out.append(JET_ROCKET)
+    if p.transport is None:
+        out.extend(w for w in ("bike", "jump_pack", "scuba") if w in p.articles)
+    return out
+
+
+def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int]) -> list[dict[str, Any]]:
+    base = {"type": "fire", "from": where, "piece": p.id, "weapon": weapon}
+    out = []
+    if weapon in TRANSPORT_LEVEL:
+        lv = TRANSPORT_LEVEL[weapon]
+        levels = [GROUND] if game.options["transport_ground_to_ground_only"] or lv == GROUND else [GROUND, lv]
+        if weapon != "bike" and p.level not in (GROUND, lv):
+            return []
+        for r in range(1, SIZE + 1):
+            for c in range(1, SIZE + 1):
+                for level in levels:
+                    if (r, c) == (p.row, p.col) and (weapon == "bike" or level == p.level):
+                        continue
+                    straight = r == p.row or c == p.col or abs(r - p.row) == abs(c - p.col)
+                    for path in ("beeline",) if straight else PATHS:
+                        out.append(dict(base, to=[r, c, LEVELS[level]], path=path))
+        return out
+    if weapon == JET_ROCKET or (weapon in ("sam_launcher", "torpedo_launcher")):
+        level = GROUND if weapon == JET_ROCKET else PROJECTILES[weapon][1]
+        reach = game.options["jet_rocket_range"] if weapon == JET_ROCKET else game.options["homing_range"]
+        for r in range(max(1, p.row - reach), min(SIZE, p.row + reach) + 1):
+            for c in range(max(1, p.col - reach), min(SIZE, p.col + reach) + 1):
+                slot = slot_of(r, c, level)
+                for i in game.board[slot]:
+                    q = game.pieces[i]
+                    if i in hidden or i == p.id or (weapon != JET_ROCKET and q.color == p.color):
+                        continue
+                    out.append(dict(base, target=[r, c, LEVELS[level]]))
+                    break
+        if weapon == JET_ROCKET:
+            return out
+    for d in _AIMS[(p.row, p.col)]:
+        aim = dict(base)
+        aim["direction"] = [d[0], d[1]]
+        out.append(aim)
+    return out
+
+
+# The directions that stay on the board, from each Square.
+_AIMS = {
+    (r, c): tuple(d for d in DIRECTIONS if on_board(r + d[0], c + d[1]))
+    for r in range(1, SIZE + 1)
+    for c in range(1, SIZE + 1)
+}

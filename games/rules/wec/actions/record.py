@@ -1,0 +1,124 @@
+"""The Turn's record and its winner.
+
+Every action ends by logging what happened with who saw it (:func:`record`),
+so that a censored Game History tells a side nothing its view does not
+(l. 340-347, 1755-1760). A primary government Piece destroyed or converted
+ends the game at the end of that Turn; the side that lost its own that Turn
+loses (l. 47-49, 1743-1747).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..constants import PRIMARY, SIZE, other
+from ..notation import mark_alike
+from ..state import Game
+from ..visibility import hidden_from, sees_sub
+
+
+def primaries(game: Game) -> dict[str, set[int]]:
+    """The ids of each side's primary government Pieces."""
+    out: dict[str, set[int]] = {"black": set(), "white": set()}
+    for p in game.pieces.values():
+        if p.type in PRIMARY:
+            out[p.color].add(p.id)
+    return out
+
+
+def settle(game: Game, before: dict[str, set[int]], actor: str) -> None:
+    """Note a primary government Piece destroyed or converted during the Turn.
+
+    The result is fixed only when the Turn ends (:func:`decide`): a King taken
+    wins only if the taker's own King survives that same Turn (l. 48-49,
+    456-458, 1745-1747). Once one has fallen the Turn is over but for its end
+    (docs/rulings.md, "The end of the game").
+    """
+    after = primaries(game)
+    lost = [c for c in ("black", "white") if before[c] - after[c]]
+    if lost:
+        fallen = game.turn.get("fallen") or []
+        game.turn["fallen"] = sorted(set(fallen) | set(lost))
+
+
+def decide(game: Game, fallen: list[str], actor: str) -> None:
+    """Fix the result at the end of ``actor``'s Turn from the sides that lost
+    a primary government Piece during it: if the actor lost one it loses (even
+    if the enemy lost one too), otherwise it wins."""
+    if not fallen:
+        return
+    if actor in fallen:
+        game.result = {"winner": other(actor), "reason": "primary_lost" if len(fallen) == 1 else "both_primaries_lost"}
+    else:
+        game.result = {"winner": actor, "reason": "primary_taken"}
+
+
+def turn_over(game: Game) -> bool:
+    """Whether a primary government Piece fell this Turn, so that only
+    ``end_turn`` remains."""
+    return bool(game.turn.get("fallen"))
+
+
+def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> None:
+    """Log an action of the Turn in progress with who saw what of it.
+
+    ``public`` (on the entry and on each event) says whether the enemy of the
+    acting side may read it; ``own`` (on events) whether the acting side may.
+    Censored history keeps only those; together they make sure a history
+    tells a side nothing its view does not.
+    """
+    # Logging is the last step of every action: the pieces, locks and
+    # sightings are final, so the game's hidden sets may be kept from here on
+    # (update_markers and the next legal_actions reuse them).
+    g.hidden_cache = {}
+    actor_color = before.to_move
+    enemy = other(actor_color)
+    hidden = {
+        (c, when): hidden_from(game, c)
+        for c in (actor_color, enemy)
+        for when, game in (("before", before), ("after", g))
+    }
+
+    def seen_by(color: str, pid: int | None, moving: bool = False) -> bool:
+        if pid is None:
+            return True
+        was = pid in before.pieces and pid not in hidden[(color, "before")]
+        now = pid in g.pieces and pid not in hidden[(color, "after")]
+        if moving:
+            # Seen leaving is not seen arriving: both, or gone in plain sight.
+            return (was and now) or (was and pid not in g.pieces) or (now and pid not in before.pieces)
+        return was or now
+
+    def event_seen(color: str, piece: dict[str, Any]) -> bool:
+        if piece["color"] == color:
+            return True
+        pid = piece.get("id")
+        if pid in g.pieces:
+            return pid not in hidden[(color, "after")]
+        return pid in before.pieces and pid not in hidden[(color, "before")]
+
+    actor = extra.get("actor")
+    kind = action["type"]
+    moving = kind == "move" or (kind == "fire" and action.get("weapon") in ("bike", "jump_pack", "scuba"))
+    extra["public"] = actor is None or seen_by(enemy, actor.get("id"), moving)
+    # Which of two alike Pieces on one place acted (issue 17): the notation
+    # writes a "#n" marker, counted among the Pieces each reader can see.
+    for key in ("actor", "other"):
+        if key in extra:
+            mark_alike(before, extra[key], hidden[(enemy, "before")])
+    if "other" in extra:
+        # An Exchange shows both its Pieces: it is told only if both were seen.
+        extra["public"] = extra["public"] and seen_by(enemy, extra["other"].get("id"))
+    for ev in events:
+        piece = ev.get("piece")
+        if piece is not None:
+            ev["public"] = event_seen(enemy, piece)
+            ev["own"] = event_seen(actor_color, piece)
+        elif ev.get("projectile") == "torpedo" and before.options["submersion_invisibility"]:
+            # A torpedo is as hidden as a Piece below: told only where a
+            # side's Torpedo Launchers would see it (the firer knows its own).
+            slot = ev.get("slot")
+            ev["public"] = slot is not None and sees_sub(g, enemy, slot // 3 // SIZE + 1, slot // 3 % SIZE + 1)
+        elif "slot" in ev or "projectile" in ev:
+            ev["public"] = True
+    g.turn_log = g.turn_log + ({"action": action, "events": events, **extra},)

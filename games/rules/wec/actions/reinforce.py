@@ -1,0 +1,109 @@
+"""Reinforce: bringing a waiting reinforcement onto its activation Square.
+
+A reinforcement is armed when a friendly Piece stands at ground level on its
+activation Square and ready once that Square is left empty on a later Turn;
+the Reinforce Action then places it there (l. 281-290, 578-585, one per Turn,
+l. 57-59), where the side knows there is room.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..constants import GROUND, slot_of
+from ..moves import PEACEFUL, Knowledge, can_land, describe, mixed_square, remove_piece
+from ..state import Game, Piece
+from ..visibility import hidden_from
+from .budget import check_budget, note_action, restriction_error
+from .common import illegal, read_square
+
+
+def track_reinforcements(game: Game) -> None:
+    """Arm a reinforcement when a friendly Piece stands on its activation
+    Square at ground level; make it ready once that Square is left empty
+    (no Piece at any level, l. 680-681) on a later Turn than the one it was
+    armed in (l. 581-584): arriving and leaving within one Turn readies
+    nothing. The Squares armed during the Turn in progress are kept in
+    ``game.turn["armed"]`` (docs/rulings.md, "Readying a reinforcement")."""
+    if not game.reinforcements:
+        return
+    changed = False
+    out = []
+    armed_now = game.turn.get("armed", ())
+    for r in game.reinforcements:
+        base = slot_of(r.row, r.col, 0)
+        ids = game.board[base]
+        if not r.armed and any(game.pieces[i].color == r.color for i in ids):
+            r = r._replace(armed=True)
+            where = [r.row, r.col]
+            if where not in armed_now:
+                armed_now = [*armed_now, where]
+                game.turn["armed"] = armed_now
+            changed = True
+        elif (
+            r.armed
+            and not r.ready
+            and not ids
+            and not game.board[base + 1]
+            and not game.board[base + 2]
+            and [r.row, r.col] not in armed_now
+        ):
+            r = r._replace(ready=True)
+            changed = True
+        out.append(r)
+    if changed:
+        game.reinforcements = tuple(out)
+
+
+def do_reinforce(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Carry out a ``reinforce`` action on ``g``; its log entry."""
+    row, col = read_square(action.get("to"), "to")
+    kind = action.get("piece_type")
+    check_budget(g, "reinforce", "R", None)
+    color = g.to_move
+    waiting = [
+        (i, r) for i, r in enumerate(g.reinforcements)
+        if r.color == color and (r.row, r.col) == (row, col) and (kind is None or r.type == kind)
+    ]
+    if not waiting:
+        raise illegal(f"you have no reinforcement {'' if kind is None else kind + ' '}waiting at ({row}, {col})")
+    ready = [(i, r) for i, r in waiting if r.ready]
+    if not ready:
+        raise illegal(f"the reinforcement at ({row}, {col}) is not ready: a piece of yours must stand there at ground "
+                   "level and then leave")
+    i, r = ready[0]
+    new = Piece(id=0, type=r.type, color=color, row=row, col=col, level=GROUND, hand=r.hand)
+    if not reinforce_fits(g, new):
+        raise illegal(f"there is no room for the reinforcement at ({row}, {col})")
+    slot = slot_of(row, col, GROUND)
+    for j in [j for j in g.board[slot] if g.pieces[j].color != color]:
+        # Only an enemy its side could not see can be standing there.
+        events.append({"kind": "taken", "piece": describe(g.pieces[j]), "slot": slot})
+        remove_piece(g, j)
+    placed = g.add(new)
+    g.reinforcements = g.reinforcements[:i] + g.reinforcements[i + 1:]
+    g.turn["reinforce"] = True
+    note_action(g, "R", None)
+    events.append({"kind": "reinforced", "piece": describe(placed)})
+    return {"action": {"type": "reinforce", "to": [row, col], "piece_type": r.type}, "actor": describe(placed)}
+
+
+def reinforce_fits(g: Game, new: Piece) -> bool:
+    """Whether a reinforcement can appear on its ground place, as its side
+    knows the board (like a non-combat landing)."""
+    kn = Knowledge(g, new.color, hidden_from(g, new.color))
+    # A Square holding a mixed pair admits no newcomer (l. 1914-1917).
+    return not mixed_square(kn, new.sq) and can_land(kn, new.slot, [new], PEACEFUL)
+
+
+def reinforce_actions(game: Game, out: list[dict[str, Any]]) -> None:
+    """Add every legal Reinforce of the side to move to ``out``."""
+    color = game.to_move
+    turn = game.turn
+    if not turn["reinforce"] and not restriction_error(game, "R", None):
+        seen = set()
+        for r in game.reinforcements:
+            if r.color == color and r.ready and (r.row, r.col, r.type) not in seen:
+                seen.add((r.row, r.col, r.type))
+                if reinforce_fits(game, Piece(0, r.type, color, r.row, r.col, GROUND, r.hand)):
+                    out.append({"type": "reinforce", "to": [r.row, r.col], "piece_type": r.type})
