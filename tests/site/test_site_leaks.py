@@ -31,7 +31,7 @@ from django.db import connection
 from django.urls import reverse
 
 import games.rules.wec as wec
-from games import notifications, selectors, services
+from games import highlights, notifications, review, selectors, services, state_store
 from games.models import Notification
 from wecsite.asgi import application
 
@@ -155,6 +155,14 @@ def reset_database() -> None:
     tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
     sql = connection.ops.sql_flush(no_style(), tables, reset_sequences=True, allow_cascade=True)
     connection.ops.execute_sql_flush(sql)
+    # The ids restart, so the second world's game has the first one's id (and,
+    # under the fake clock, its creation time): the per-process caches keyed by
+    # them would hand world B world A's states and views.  In a real database
+    # ids never repeat; here each world starts with cold caches, as a fresh
+    # deployment would.
+    state_store.clear_caches()
+    highlights._VIEWS.clear()
+    review._CACHE.clear()
 
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -278,7 +286,12 @@ async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(c
     queued: list[int] = []
     monkeypatch.setattr(services, "_enqueue_email", queued.append)
 
+    # A Redis prefix per world: otherwise world B would be served world A's
+    # cached boards (same game id, colour and version) and compare nothing.
+    prefix = settings.WEC_REDIS_PREFIX
+    settings.WEC_REDIS_PREFIX = f"{prefix}-world1"
     a = await run_world(1, client, clock, queued)
+    settings.WEC_REDIS_PREFIX = f"{prefix}-world2"
     b = await run_world(2, client, clock, queued)
 
     assert len(a["moments"]) == len(b["moments"]) == len(TIMELINE) + 1

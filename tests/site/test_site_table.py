@@ -65,7 +65,7 @@ def fire_button(html_text, direction):
 
 def plain_record(client, game):
     html = htmllib.unescape(client.get(reverse("game_detail", args=[game.pk])).content.decode())
-    plain = re.search(r'<ol class="hist-plain">(.*?)</ol>', html, re.S).group(1)
+    plain = re.search(r'<ol class="hist-plain"[^>]*>(.*?)</ol>', html, re.S).group(1)
     return re.findall(r"<li>(.*?)</li>", plain)
 
 
