@@ -78,8 +78,8 @@ class Level:
 
 
 LEVELS_CONFIG: dict[str, Level] = {
-    "normal": Level(samples=3, moves=5, extras=24, reply=False, budget_s=2.0),
-    "hard": Level(samples=8, moves=10, extras=40, reply=True, budget_s=5.0),
+    "normal": Level(samples=2, moves=5, extras=16, reply=False, budget_s=2.0),
+    "hard": Level(samples=6, moves=8, extras=20, reply=True, budget_s=5.0),
 }
 
 
@@ -436,7 +436,7 @@ def choose_turn(game: Game, level: str = "hard", seed: int | None = None, budget
     # Building the candidates may take at most 40% of the limits; scoring
     # them on the samples gets the rest (and whatever building left over).
     start = time.perf_counter()
-    budget = Budget(None if seconds is None else 0.4 * seconds, None if max_nodes is None else int(0.4 * max_nodes))
+    budget = Budget(None if seconds is None else 0.35 * seconds, None if max_nodes is None else int(0.35 * max_nodes))
     rng = random.Random(seed)
     me = game.to_move
     try:
@@ -460,8 +460,9 @@ def choose_turn(game: Game, level: str = "hard", seed: int | None = None, budget
     totals = [0.0] * len(turns)
     done = 0  # samples every Turn was scored on
     try:
-        for _ in range(cfg.samples):
-            sample = bel.sample(rng)
+        for k in range(cfg.samples + 1):
+            # First the base belief (what is seen, nothing guessed), then samples.
+            sample = base if k == 0 else bel.sample(rng)
             row = []
             for t in turns:
                 g = _play(sample, t, budget)
