@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .ai import _belief_doc
-from .constants import LEVELS, SIZE
+from .constants import LEVELS, NATIVE_LEVELS, SIZE
 from .scenario import load_scenario
 from .state import Game
 from .view import view
@@ -145,6 +145,9 @@ def build_belief(game: Game, color: str) -> Belief:
             continue
         marked[kind] = marked.get(kind, 0) + 1
         level = m["level"] if m["level"] in LEVELS else "ground"
+        if level != "ground" and level not in [LEVELS[x] for x in NATIVE_LEVELS.get(kind, ())]:
+            # Seen aloft or below only in a carrier or a Transport: guess ground.
+            level = "ground"
         guesses.append(Guess(kind, _around(m["row"], m["col"], level, MARKER_RADIUS)))
     # Pieces known to exist: the enemy's line-up for these options.
     try:

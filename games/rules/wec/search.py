@@ -41,6 +41,7 @@ from .ai import (
     CLEAR_GAIN,
     JITTER,
     PRIMARY_VALUE,
+    WIN,
     _effect,
     _fire_may_hit,
     _outcome_score,
@@ -234,6 +235,11 @@ def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budge
             # otherwise look like one about to be picked up again.
             score, own, their = scorer.static(_project(h, always=True),
                                               pickup_bonus=kind not in ("drop", "exchange"))
+            if score >= WIN / 2:
+                best = (score, a, h)  # it wins the game
+                break
+            if score <= -WIN / 2:
+                continue
             if a["type"] == "fire" and a["weapon"] not in TRANSPORT_WEAPONS and (
                     own < base_own - 1e-9 or their >= base_enemy - 1e-9):
                 continue  # a Fire must hurt the enemy and spare our own
