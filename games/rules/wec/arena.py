@@ -177,6 +177,54 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
+def _without_hidden(g: Game) -> Game:
+    """The same game with every Piece hidden from the side to move removed."""
+    from . import dump_scenario, hidden_from, load_scenario  # noqa: PLC0415
+
+    hidden = hidden_from(g, g.to_move)
+    doc = dump_scenario(g)
+    doc["pieces"] = [p for p in doc["pieces"] if p["id"] not in hidden]
+    doc["locks"] = [lk for lk in doc["locks"] if lk["watcher"] not in hidden and lk["watched"] not in hidden]
+    doc["revealed"] = [r for r in doc["revealed"] if r[0] not in hidden]
+    doc["turn"]["hits"] = [h for h in doc["turn"]["hits"] if h[0] not in hidden]
+    return load_scenario(doc)
+
+
+def twins(pairs: int, seed: int, level: str, nodes: int) -> None:
+    """Fairness: random positions (random options, random play) where the side
+    to move cannot see something; its twin has those Pieces removed. Same view,
+    so the AI must choose the same Turn. Prints how many pairs differed."""
+    from . import view  # noqa: PLC0415
+
+    rng = random.Random(seed)
+    compared = differ = 0
+    start = time.perf_counter()
+    while compared < pairs:
+        options = {"stealth_detect_in_range": rng.random() < 0.5, "stealthed_kings": rng.random() < 0.5,
+                   "flamer_range": rng.choice([1, 2, 3]),
+                   "white_government": rng.choice(["monarchy", "dictatorship", "theocracy", "democracy"])}
+        g = new_game(options)
+        for _ in range(rng.randrange(4, 140)):
+            acts = legal_actions(g)
+            if not acts:
+                break
+            g = apply(g, rng.choice(acts))
+        from . import hidden_from  # noqa: PLC0415
+
+        if outcome(g) or not hidden_from(g, g.to_move):
+            continue
+        g2 = _without_hidden(g)
+        if view(g, g.to_move) != view(g2, g.to_move):
+            continue
+        s = rng.randrange(1 << 30)
+        if choose_turn(g, level, s, budget_s=0, max_nodes=nodes) != choose_turn(g2, level, s, budget_s=0,
+                                                                               max_nodes=nodes):
+            differ += 1
+        compared += 1
+    print(f"fairness ({level}, {nodes} nodes): {differ} differing choices over {compared} twin-world pairs; "
+          f"{time.perf_counter() - start:.0f} s")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--a", default="hard", choices=sorted(PLAYERS))
@@ -185,7 +233,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turns", type=int, default=120, help="move cap in Turns (both sides)")
     ap.add_argument("--budget", type=float, default=None, help="think-time limit per Turn, seconds (default: the level's)")
+    ap.add_argument("--twins", type=int, default=0, help="run the twin-world fairness check on N pairs instead")
+    ap.add_argument("--nodes", type=int, default=80, help="node budget per search in --twins")
     args = ap.parse_args(argv)
+    if args.twins:
+        twins(args.twins, args.seed, args.a if args.a in ("normal", "hard") else "hard", args.nodes)
+        return
     wins = draws = losses = capped = 0
     points = 0.0
     reasons: dict[str, int] = {}
