@@ -31,6 +31,8 @@ from .search import choose_turn, follow_plan
 from .state import Game
 
 Player = Callable[[Game, int, float | None], dict[str, Any] | None]
+#: Node budget of the searching levels (None: only the think-time limit).
+NODES: dict[str, int | None] = {"nodes": None}
 ACTION_TYPES = ("move", "fire", "transport", "pickup", "drop", "exchange", "reinforce")
 TRANSPORTS = ("bike", "jump_pack", "scuba")
 
@@ -107,7 +109,7 @@ def search_player(level: str) -> Player:
         key = (id(state), game.turn_number, game.to_move)
         if state["key"] != key:
             state["key"] = key
-            state["plan"] = choose_turn(game, level, seed, budget)
+            state["plan"] = choose_turn(game, level, seed, budget, NODES["nodes"])
         a, state["plan"] = follow_plan(game, state["plan"], seed)
         return a
 
@@ -159,6 +161,8 @@ def play_game(black: str, white: str, seed: int, turns: int, budget: float | Non
             g = apply(g, a)
             k = _kind(a)
             used[me][k] = used[me].get(k, 0) + 1
+            if "doze" in a:
+                used[me]["dozing"] = used[me].get("dozing", 0) + 1
             if a["type"] == "end_turn" or outcome(g) is not None:
                 break
         think[me].append(spent)
@@ -234,10 +238,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--turns", type=int, default=120, help="move cap in Turns (both sides)")
     ap.add_argument("--budget", type=float, default=None, help="think-time limit per Turn, seconds (default: the level's)")
     ap.add_argument("--twins", type=int, default=0, help="run the twin-world fairness check on N pairs instead")
-    ap.add_argument("--nodes", type=int, default=80, help="node budget per search in --twins")
+    ap.add_argument("--nodes", type=int, default=None,
+                    help="node budget per search (machine-independent; with --budget 0 the only limit)")
     args = ap.parse_args(argv)
+    NODES["nodes"] = args.nodes
     if args.twins:
-        twins(args.twins, args.seed, args.a if args.a in ("normal", "hard") else "hard", args.nodes)
+        twins(args.twins, args.seed, args.a if args.a in ("normal", "hard") else "hard", args.nodes or 80)
         return
     wins = draws = losses = capped = 0
     points = 0.0
@@ -280,7 +286,8 @@ def main(argv: list[str] | None = None) -> None:
     n = args.games
     low, high = wilson(points, n)
     took = time.perf_counter() - start
-    print(f"\n{args.a} vs {args.b}: {n} games, seed {args.seed}, budget {args.budget} s/Turn, cap {args.turns} Turns")
+    print(f"\n{args.a} vs {args.b}: {n} games, seed {args.seed}, budget {args.budget} s/Turn, "
+          f"nodes {args.nodes}, cap {args.turns} Turns")
     print(f"W/D/L {wins}/{draws}/{losses}; points {points:g}/{n} = {points / max(n, 1):.1%} "
           f"(Wilson 95% {low:.1%}-{high:.1%}); {capped} stopped by the cap; {took:.0f} s in all")
     print(f"endings: {dict(sorted(reasons.items()))}")
@@ -291,6 +298,9 @@ def main(argv: list[str] | None = None) -> None:
         shares = ", ".join(f"{k} {used_games[side].get(k, 0) / max(n, 1):.0%} ({used_total[side].get(k, 0)})"
                            for k in ACTION_TYPES)
         print(f"  Action use, share of games (count): {shares}")
+        moves = used_total[side].get("move", 0)
+        print(f"  Dozer Moves (dozings): {used_total[side].get('dozing', 0)} of {moves} Moves "
+              f"= {used_total[side].get('dozing', 0) / max(moves, 1):.0%}")
 
 
 if __name__ == "__main__":
