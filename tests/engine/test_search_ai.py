@@ -173,3 +173,38 @@ def test_same_turn_in_twin_worlds_mid_game(seed, steps, options, level):
         return
     assert choose_turn(g, level, seed, budget_s=0, max_nodes=60) == choose_turn(
         g2, level, seed, budget_s=0, max_nodes=60)
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_converts_the_enemy_king_with_a_fire(level):
+    # A winning Fire counts as a win even though its material tally reads
+    # zero once the game is over.
+    g = make([
+        P("king", "white", 10, 1),
+        P("cleric", "white", 5, 5),
+        P("king", "black", 6, 5),
+        P("rocket_pawn", "black", 9, 9),
+    ], to_move="white")
+    g2, taken = play_turn(g, level, 0, nodes=600)
+    assert wec.outcome(g2) == {"winner": "white", "reason": "primary_taken"}, taken
+
+
+def test_hard_never_walks_its_king_into_its_own_rocket():
+    rocket = {"kind": "rocket", "color": "black", "row": 3, "col": 5, "level": "ground", "direction": [1, 0],
+              "target": None, "strength": 2, "fresh": False}
+    g = make([P("king", "black", 5, 4), P("rocket_pawn", "white", 4, 5), P("king", "white", 10, 10)],
+             projectiles=[rocket])
+    for seed in range(3):
+        g2, taken = play_turn(g, "hard", seed, nodes=600)
+        assert wec.outcome(g2) is None, taken
+
+
+def test_hard_moves_the_king_out_of_a_tank_flamer():
+    g = make([
+        P("king", "black", 3, 5),
+        P("tank", "white", 5, 5, articles=["flamer"]),
+        P("king", "white", 10, 10),
+    ])
+    g2, _ = play_turn(g, "hard", 0, nodes=600)
+    king = next(p for p in g2.pieces.values() if p.type == "king" and p.color == "black")
+    assert not (king.col == 5 and king.row in (3, 4)) and not (abs(king.row - 5) == abs(king.col - 5) <= 2)
