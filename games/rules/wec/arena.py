@@ -43,25 +43,31 @@ def random_player(game: Game, seed: int, budget: float | None) -> dict[str, Any]
 
 
 def greedy_player(game: Game, seed: int, budget: float | None) -> dict[str, Any] | None:
-    """One-Turn greedy: before the Move, a Fire that gains material; the Move
-    that gains most material (ties at random); then ends the Turn. It reads
-    only the legal actions and the own-material change on the engine's game,
-    which for a Move onto a hidden Piece could know more than it should; it
-    is a yardstick, not a fair player."""
-    from .search import _legal  # noqa: PLC0415
+    """One-Turn greedy: a Fire that gains material (up to two), the Move that
+    gains most material (a random one when none does), then End Turn. Only
+    Moves onto and Fires toward enemy Pieces it sees are tried."""
+    from . import view  # noqa: PLC0415
+    from .ai import _fire_may_hit  # noqa: PLC0415
+    from .constants import LEVEL_INDEX, slot_of  # noqa: PLC0415
 
-    actions = _legal(game)
+    actions = legal_actions(game)
     if not actions:
         return None
     rng = random.Random(seed)
     me = game.to_move
+    hot = frozenset(slot_of(d["row"], d["col"], LEVEL_INDEX[d["level"]]) for d in view(game, me)["pieces"]
+                    if d["color"] != me)
     before = _balance(game, me)
     moved = game.turn["moved"]
-    best, best_gain = None, 0.05
+    best, best_gain = None, 0.5
     for a in actions:
-        if a["type"] not in ("move", "fire") or (a["type"] == "fire" and a["weapon"] in TRANSPORTS):
-            continue
-        if a["type"] == "fire" and len(game.turn["fires"]) >= 2:
+        if a["type"] == "move":
+            if "doze" in a or slot_of(a["to"][0], a["to"][1], LEVEL_INDEX[a["to"][2]]) not in hot:
+                continue
+        elif a["type"] == "fire":
+            if a["weapon"] in TRANSPORTS or len(game.turn["fires"]) >= 2 or not _fire_may_hit(game, a, hot):
+                continue
+        else:
             continue
         try:
             g = apply(game, a)
@@ -72,14 +78,13 @@ def greedy_player(game: Game, seed: int, budget: float | None) -> dict[str, Any]
                 g = apply(g2, {"type": "end_turn"})
         except ValueError:
             continue
-        if outcome(g) and outcome(g).get("winner") == me:
+        result = outcome(g)
+        if result and result.get("winner") == me:
             return a
         gain = _balance(g, me) - before + rng.random() * 0.01
-        if a["type"] == "fire" and gain < 0.5:
-            continue
-        if best is None or gain > best_gain:
+        if gain > best_gain:
             best, best_gain = a, gain
-    if best is not None and (best["type"] == "fire" or not moved):
+    if best is not None:
         return best
     if not moved:
         moves = [a for a in actions if a["type"] == "move"]
@@ -90,7 +95,7 @@ def greedy_player(game: Game, seed: int, budget: float | None) -> dict[str, Any]
 
 def _balance(g: Game, me: str) -> float:
     own, enemy = material(g, me)
-    return min(own, own) - enemy
+    return own - enemy
 
 
 def level_player(level: str) -> Player:

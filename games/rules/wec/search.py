@@ -161,6 +161,14 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
     for p in g.pieces.values():
         if p.color == me and p.articles:
             score += 0.15 * sum(1 for a in p.articles if a in WEAPON_ARTICLES)
+    # Ahead in material: close in on the enemy primary, so that a won game
+    # gets finished rather than capped (the attackers nearest to it count).
+    lead = own - their
+    target = next((p for p in g.pieces.values() if p.color == enemy and p.type in PRIMARY), None)
+    if lead > 4 and target is not None:
+        ds = sorted(max(abs(p.row - target.row), abs(p.col - target.col)) for p in g.pieces.values()
+                    if p.color == me and p.type not in PRIMARY and p.type not in ai.PAWNS and not p.stun)
+        score -= 0.06 * min(lead / 8.0, 2.0) * sum(ds[:4])
     # Mobility, small.
     score += 0.01 * (sum(len(v) for v in mine.values()) - sum(len(v) for v in theirs.values()))
     # Reinforcements ready to come in.
