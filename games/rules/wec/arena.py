@@ -222,7 +222,10 @@ def twins(pairs: int, seed: int, level: str, nodes: int) -> None:
 
         if outcome(g) or not hidden_from(g, g.to_move):
             continue
-        g2 = _without_hidden(g)
+        try:
+            g2 = _without_hidden(g)
+        except ValueError:
+            continue  # a hidden carrier held a seen Piece: no valid twin
         if view(g, g.to_move) != view(g2, g.to_move):
             continue
         s = rng.randrange(1 << 30)
