@@ -245,6 +245,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turns", type=int, default=120, help="move cap in Turns (both sides)")
     ap.add_argument("--budget", type=float, default=None, help="think-time limit per Turn, seconds (default: the level's)")
+    ap.add_argument("--progress", action="store_true", help="print the summary after every game")
     ap.add_argument("--twins", type=int, default=0, help="run the twin-world fairness check on N pairs instead")
     ap.add_argument("--nodes", type=int, default=None,
                     help="node budget per search (machine-independent; with --budget 0 the only limit)")
@@ -291,7 +292,13 @@ def main(argv: list[str] | None = None) -> None:
                 used_games[side][k] = used_games[side].get(k, 0) + 1
                 used_total[side][k] = used_total[side].get(k, 0) + n
         print(f"game {i + 1}: {args.a} as {a_color}: {tag} ({reason}) after {g.turn_number - 1} Turns", flush=True)
-    n = args.games
+        if args.progress or i + 1 == args.games:
+            _summary(args, i + 1, wins, draws, losses, capped, points, reasons, think, used_games, used_total, start)
+
+def _summary(args: argparse.Namespace, played: int, wins: int, draws: int, losses: int, capped: int, points: float,
+             reasons: dict[str, int], think: dict[str, list[float]], used_games: dict[str, dict[str, int]],
+             used_total: dict[str, dict[str, int]], start: float) -> None:
+    n = played
     low, high = wilson(points, n)
     took = time.perf_counter() - start
     print(f"\n{args.a} vs {args.b}: {n} games, seed {args.seed}, budget {args.budget} s/Turn, "
