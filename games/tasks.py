@@ -10,6 +10,29 @@ from celery import shared_task
 logger = logging.getLogger(__name__)
 
 MAX_ACTIONS_PER_TURN = 30
+#: Celery time limits of one AI Turn (seconds): the search itself stops at
+#: WEC_AI_THINK_SECONDS (5 by default); the soft limit only catches a stuck
+#: run, which then retries like any other failure (the task is idempotent).
+AI_SOFT_TIME_LIMIT = 120
+AI_TIME_LIMIT = 150
+AI_LEVELS = ("easy", "normal", "hard")
+
+
+def ai_level(game) -> str:
+    """The AI level stored for `game`: a model field when there is one, else
+    the game's options, else "easy" (today's AI)."""
+    level = getattr(game, "ai_level", None) or (game.options or {}).get("ai_level") or "easy"
+    return level if level in AI_LEVELS else "easy"
+
+
+def _search_module(engine):
+    """The engine's searching AI (normal and hard levels), if it has one."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"{engine.__name__}.search")
+    except ImportError:
+        return None
 
 
 def choose_ai_action(actions: list[dict], moved: bool, rng: random.Random) -> dict | None:
@@ -62,6 +85,8 @@ def _clear_attention(game_id: int) -> None:
     acks_late=True,
     reject_on_worker_lost=True,
     max_retries=3,
+    soft_time_limit=AI_SOFT_TIME_LIMIT,
+    time_limit=AI_TIME_LIMIT,
 )
 def play_ai_turn(self, game_id: int) -> int:
     """Play one whole turn for the AI seat of `game_id`, through the same
@@ -124,6 +149,8 @@ def _ai_delay() -> None:
 
 
 def _play_ai_turn(game_id: int) -> int:
+    from django.conf import settings
+
     from .engine import get_game_engine
     from .models import Game
     from .selectors import load_state, seat_by_color
@@ -132,6 +159,7 @@ def _play_ai_turn(game_id: int) -> int:
     rng = random.Random()
     made = 0
     moved = False
+    plan: list[dict] | None = None  # the searching levels plan the Turn once
     for _ in range(MAX_ACTIONS_PER_TURN):
         game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
         if game.status != Game.Status.ACTIVE:
@@ -145,7 +173,16 @@ def _play_ai_turn(game_id: int) -> int:
         if not moved:
             moved = any(a.get("type") == "end_turn" for a in actions)
         chooser = getattr(engine, "choose_action", None)
-        if chooser is not None:
+        level = ai_level(game)
+        search = _search_module(engine) if level != "easy" else None
+        if search is not None:
+            # One search per Turn (within the think-time limit), from the AI's
+            # own view; a rerun mid-Turn plans the rest of the Turn afresh.
+            if plan is None:
+                think = float(getattr(settings, "WEC_AI_THINK_SECONDS", 5.0))
+                plan = search.choose_turn(state, level, rng.randrange(2**31), budget_s=think)
+            action, plan = search.follow_plan(state, plan, rng.randrange(2**31))
+        elif chooser is not None:
             # The engine's own AI plays from its view of the game, never the true state.
             action = chooser(state, rng.randrange(2**31))
         else:

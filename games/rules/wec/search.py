@@ -1,0 +1,544 @@
+"""The searching AI (levels ``normal`` and ``hard``): determinized search over
+whole Turns, from the side's own belief only.
+
+How a Turn is chosen (:func:`choose_turn`):
+
+1. The belief (:mod:`games.rules.wec.belief`) gives a *base* game with only
+   what the side sees, and a way to sample full positions consistent with it.
+2. Candidate Turns are built on the base game, never by enumerating every
+   combination: each of the best few Moves (scored cheaply, as the easy AI
+   does), followed by the extra actions that pay on top of it (Fires that hit
+   something, Pick-ups, Transports, Drops and Exchanges that arm a Piece, a
+   ready Reinforce), picked greedily; the same with those extras taken before
+   the Move; and a Move onto the enemy primary whenever there is one.
+3. Each candidate Turn is played on each sampled position (determinization),
+   the Turn is ended, and (``hard``) the enemy answers with its most damaging
+   forcing reply there (a taking Move or a Fire that hits). The position is
+   scored by :func:`evaluate`; a Turn's value is its mean over the samples.
+   Samples are the outer loop, so stopping at any moment leaves every
+   candidate scored on the same samples and the best Turn so far is at hand.
+4. A hard limit on think time (``budget_s``, 5 s by default) and an optional
+   limit on applied actions (``max_nodes``; tests use it, so that results do
+   not depend on the machine's speed) stop the search; the best Turn found so
+   far is returned. Before any candidate is scored the cheap ordering decides.
+
+The plan is a list of actions; :func:`choose_action` returns its first one and
+is called again for the rest (the site and the arena work that way), which
+re-plans from what the side then sees: after the Move only the extras are left,
+which is quick.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from . import ai
+from .actions import IllegalAction, apply
+from .ai import (
+    CLEAR_GAIN,
+    JITTER,
+    PRIMARY_VALUE,
+    WIN,
+    _effect,
+    _fire_may_hit,
+    _outcome_score,
+    _project,
+    _sample_dozings,
+    _Scorer,
+    attack_map,
+    fire_gain,
+    material,
+    positional,
+    threat_penalty,
+)
+from .belief import build_belief
+from .constants import LEVELS, PRIMARY, other, slot_of
+from .moves import PEACEFUL, all_candidates
+from .state import Game
+
+__all__ = ["LEVELS_CONFIG", "choose_action", "choose_turn", "evaluate"]
+
+TRANSPORT_WEAPONS = ("bike", "jump_pack", "scuba")
+WEAPON_ARTICLES = frozenset({"flamer", "stunner", "conversion", "rocket_launcher", "sam_launcher",
+                             "torpedo_launcher"})
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level's search shape: samples, candidate Moves kept, extras kept per
+    greedy round, whether the enemy answers, and the default think time."""
+
+    samples: int
+    moves: int
+    extras: int
+    reply: bool
+    budget_s: float
+
+
+LEVELS_CONFIG: dict[str, Level] = {
+    "normal": Level(samples=2, moves=5, extras=16, reply=False, budget_s=2.0),
+    "hard": Level(samples=6, moves=8, extras=20, reply=True, budget_s=5.0),
+}
+
+
+class OutOfBudget(Exception):
+    """The think time or node budget ran out."""
+
+
+class Budget:
+    """Wall-time deadline and a count of applied actions (nodes)."""
+
+    def __init__(self, seconds: float | None, nodes: int | None) -> None:
+        # A scoring step after the last check can take a few tens of
+        # milliseconds on a busy machine: keep a margin so the limit holds.
+        self.deadline = None if seconds is None else time.perf_counter() + seconds - min(0.25, 0.05 * seconds)
+        self.nodes_left = nodes
+        self.nodes = 0
+
+    def out(self) -> bool:
+        return (self.nodes_left is not None and self.nodes_left < 0) or (
+            self.deadline is not None and time.perf_counter() > self.deadline)
+
+    def spend(self, n: int = 1) -> None:
+        self.nodes += n
+        if self.nodes_left is not None:
+            self.nodes_left -= n
+            if self.nodes_left < 0:
+                raise OutOfBudget
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfBudget
+
+
+# --- evaluation -----------------------------------------------------------------------
+
+def evaluate(g: Game, me: str, my_turn: bool) -> float:
+    """``me``'s score of position ``g``: material (carried Articles included,
+    stuns costing), the safety of both primaries (attacks on them, stuns),
+    threats of weapons in range and projectiles in flight, what ``me`` could
+    take or hit next, Articles that arm a Piece, mobility, and ready
+    reinforcements. ``my_turn``: whether ``me`` moves next (threats then
+    weigh less and chances more)."""
+    out = _outcome_score(g, me)
+    if out is not None:
+        return out
+    enemy = other(me)
+    own, their = material(g, me)
+    score = own - their + positional(g, me, True)
+    mine = all_candidates(g, me, frozenset())
+    theirs = all_candidates(g, enemy, frozenset())
+    enemy_attacks = attack_map(g, enemy, theirs)
+    my_attacks = attack_map(g, me, mine)
+    defended = {c.dest for cs in mine.values() for c in cs if c.kind != PEACEFUL}
+    threat = threat_penalty(g, me, enemy_attacks, defended)
+    score -= (0.5 if my_turn else 1.0) * threat
+    best = check = 0.0
+    for slot, hits in my_attacks.items():
+        for i in g.board[slot]:
+            q = g.pieces[i]
+            if q.color == me:
+                continue
+            for attack, s, _ in hits:
+                e = _effect(q, attack, s, me)
+                if e and q.type in PRIMARY:
+                    check = max(check, 8.0 if q.stun else 3.0)
+                elif e:
+                    best = max(best, min(e, 20.0))
+    score += (0.6 if my_turn else 0.15) * best + (2.0 if my_turn else 1.0) * check
+    if my_turn:
+        score += 0.5 * min(fire_gain(g, me), 20.0)
+    # Primary safety: its stun, and how boxed in it is (no Move left).
+    for p in g.pieces.values():
+        if p.type in PRIMARY:
+            sign = 1.0 if p.color == me else -1.0
+            moves = mine.get(p.id) if p.color == me else theirs.get(p.id)
+            if p.stun:
+                score -= sign * 1.5 * p.stun
+            if not moves:
+                score -= sign * 0.5
+    # Articles that arm a Piece: a weapon carried by a Piece that can fire it
+    # anywhere is worth a little more than one lying idle.
+    for p in g.pieces.values():
+        if p.color == me and p.articles:
+            score += 0.15 * sum(1 for a in p.articles if a in WEAPON_ARTICLES)
+    # Ahead in material: close in on the enemy primary, so that a won game
+    # gets finished rather than capped (the attackers nearest to it count).
+    lead = own - their
+    target = next((p for p in g.pieces.values() if p.color == enemy and p.type in PRIMARY), None)
+    if lead > 4 and target is not None:
+        ds = sorted(max(abs(p.row - target.row), abs(p.col - target.col)) for p in g.pieces.values()
+                    if p.color == me and p.type not in PRIMARY and p.type not in ai.PAWNS and not p.stun)
+        score -= 0.06 * min(lead / 8.0, 2.0) * sum(ds[:4])
+    # Mobility, small.
+    score += 0.01 * (sum(len(v) for v in mine.values()) - sum(len(v) for v in theirs.values()))
+    # Reinforcements ready to come in.
+    for r in g.reinforcements:
+        if r.ready:
+            score += (0.4 if r.color == me else -0.4)
+    return score
+
+
+# --- candidate Turns -------------------------------------------------------------------
+
+def _legal(g: Game) -> list[dict[str, Any]]:
+    from . import legal_actions
+
+    return legal_actions(g)
+
+
+def _extra_actions(g: Game, me: str, rng: random.Random, cap: int) -> list[dict[str, Any]]:
+    """The non-Move actions worth trying now: Fires that may hit a seen enemy,
+    Transports, Pick-ups, Drops, Exchanges, Reinforces (at most ``cap``,
+    sampled with ``rng`` beyond that, Fires kept first)."""
+    hot = frozenset(p.slot for p in g.pieces.values() if p.color != me)
+    fires, others = [], []
+    for a in _legal(g):
+        kind = a["type"]
+        if kind == "fire":
+            if a["weapon"] in TRANSPORT_WEAPONS:
+                others.append(a)
+            elif _fire_may_hit(g, a, hot):
+                fires.append(a)
+        elif kind in ("pickup", "drop", "exchange", "reinforce"):
+            others.append(a)
+    if len(fires) + len(others) > cap:
+        room = max(0, cap - len(fires))
+        others = rng.sample(others, min(room, len(others)))
+    return (fires + others)[:max(cap, len(fires))]
+
+
+def _greedy_extras(g: Game, me: str, rng: random.Random, cap: int, budget: Budget,
+                   rounds: int = 4) -> tuple[Game, list[dict[str, Any]]]:
+    """Extras added one by one while one pays (a static look after the Turn's
+    end, as the easy AI scores them); returns the game after them and them."""
+    taken: list[dict[str, Any]] = []
+    try:
+        return _greedy_rounds(g, me, rng, cap, budget, rounds, taken)
+    except OutOfBudget:
+        # Out of time: the extras found so far (each one already paid).
+        for a in taken:
+            g = apply(g, a)
+        return g, taken
+
+
+def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budget, rounds: int,
+                   taken: list[dict[str, Any]]) -> tuple[Game, list[dict[str, Any]]]:
+    for _ in range(rounds):
+        if g.result:
+            break
+        scorer = _Scorer.__new__(_Scorer)
+        scorer.me, scorer.enemy = me, other(me)
+        scorer.attacks = attack_map(g, scorer.enemy)
+        scorer.defended = frozenset()
+        base, base_own, base_enemy = scorer.static(_project(g, always=True))
+        best: tuple[float, dict[str, Any], Game] | None = None
+        for a in _extra_actions(g, me, rng, cap):
+            try:
+                h = apply(g, a)
+            except IllegalAction:
+                continue
+            budget.spend()
+            kind = a["type"]
+            # No Pick-up bonus for Drops and Exchanges: a dropped Article would
+            # otherwise look like one about to be picked up again.
+            score, own, their = scorer.static(_project(h, always=True),
+                                              pickup_bonus=kind not in ("drop", "exchange"))
+            if score >= WIN / 2:
+                best = (score, a, h)  # it wins the game
+                break
+            if score <= -WIN / 2:
+                continue
+            if a["type"] == "fire" and a["weapon"] not in TRANSPORT_WEAPONS and (
+                    own < base_own - 1e-9 or their >= base_enemy - 1e-9):
+                continue  # a Fire must hurt the enemy and spare our own
+            gain = score - base + rng.random() * JITTER
+            if kind in ("exchange", "drop"):
+                arming = _arming(h, me) - _arming(g, me)
+                if kind == "exchange" and arming <= 0:
+                    continue  # an Exchange must arm a Piece better
+                gain += arming
+                if kind == "drop" and any(t["type"] == "pickup" for t in taken):
+                    continue  # no dropping what this Turn picked up
+            if gain > CLEAR_GAIN and (best is None or gain > best[0]):
+                best = (gain, a, h)
+        if best is None:
+            break
+        taken.append(best[1])
+        g = best[2]
+    return g, taken
+
+
+def _arming(g: Game, me: str) -> float:
+    """How well ``me``'s weapon Articles are placed: on a Piece that can move
+    toward the enemy (not a Pawn) and is not stunned."""
+    score = 0.0
+    for p in g.pieces.values():
+        if p.color != me or p.stun:
+            continue
+        n = sum(1 for a in p.articles if a in WEAPON_ARTICLES)
+        if n:
+            score += n * (0.5 if p.type not in ai.PAWNS and p.type not in PRIMARY else 0.2)
+    return score
+
+
+def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: Budget
+                    ) -> list[list[dict[str, Any]]]:
+    """Whole Turns to compare, on the base belief ``b``, best guess first."""
+    turns: list[list[dict[str, Any]]] = []
+    actions = _legal(b)
+    if b.result or not actions:
+        return turns
+    moves = [a for a in actions if a["type"] == "move"]
+    if b.turn["moved"] or not moves:
+        # Only extras are left: end now, or the greedy extras.
+        _, extras = _greedy_extras(b, me, rng, level.extras, budget)
+        if extras:
+            turns.append(extras)
+        turns.append([])
+        return turns
+    # A Move onto the enemy primary: a Turn on its own.
+    targets = {p.slot for p in b.pieces.values() if p.color != me and p.type in PRIMARY}
+    for a in moves:
+        if "doze" not in a and slot_of(*a["to"][:2], LEVELS.index(a["to"][2])) in targets:
+            turns.append([a])
+    scorer = _Scorer(b, me)
+    scored: list[tuple[float, dict[str, Any], Game]] = []
+    try:
+        for a in _sample_dozings(moves, rng):
+            try:
+                h = apply(b, a)
+            except IllegalAction:
+                continue
+            scored.append((scorer.static(_project(h), pickup_bonus=True)[0] + rng.random() * JITTER, a, h))
+            budget.spend()
+    except OutOfBudget:
+        pass  # the Moves scored so far
+    scored.sort(key=lambda x: -x[0])
+    # Keep the best few, but no more than two dozings of one Dozer: dozings
+    # score alike and would crowd out everything else.
+    kept: list[tuple[float, dict[str, Any], Game]] = []
+    dozers: dict[int, int] = {}
+    for item in scored:
+        a = item[1]
+        if "doze" in a:
+            n = dozers.get(a.get("piece", 0), 0)
+            if n >= 2:
+                continue
+            dozers[a.get("piece", 0)] = n + 1
+        kept.append(item)
+        if len(kept) >= level.moves:
+            break
+    for _, a, h in kept:
+        _, extras = _greedy_extras(h, me, rng, level.extras, budget)
+        turns.append([a] + extras)
+    # Extras first, then the best Move from there (a Fire before its Piece Moves).
+    if budget.out():
+        return turns
+    pre_g, pre = _greedy_extras(b, me, rng, level.extras, budget, rounds=2)
+    if pre:
+        pre_moves = [a for a in _legal(pre_g) if a["type"] == "move"]
+        pre_scorer = _Scorer(pre_g, me)
+        best: tuple[float, dict[str, Any], Game] | None = None
+        try:
+            for a in _sample_dozings(pre_moves, rng):
+                try:
+                    h = apply(pre_g, a)
+                except IllegalAction:
+                    continue
+                s = pre_scorer.static(_project(h), pickup_bonus=True)[0] + rng.random() * JITTER
+                if best is None or s > best[0]:
+                    best = (s, a, h)
+                budget.spend()
+        except OutOfBudget:
+            pass
+        if best is not None:
+            _, post = _greedy_extras(best[2], me, rng, level.extras, budget, rounds=2)
+            turns.append(pre + [best[1]] + post)
+    return turns
+
+
+# --- playing a Turn on a sample --------------------------------------------------------
+
+def _play(g: Game, turn: list[dict[str, Any]], budget: Budget) -> Game:
+    """``turn`` on sample ``g`` (actions the sample refuses are skipped), ended."""
+    for a in turn:
+        if g.result:
+            return g
+        try:
+            g = apply(g, a)
+        except IllegalAction:
+            continue
+        budget.spend()
+    if g.result:
+        return g
+    try:
+        g = apply(g, {"type": "end_turn"})
+    except IllegalAction:
+        g = _project(g, always=True)
+    budget.spend()
+    return g
+
+
+def _forcing_reply(g: Game, me: str, budget: Budget) -> Game:
+    """The enemy's most damaging forcing answer on sample ``g`` (its Turn): a
+    Move that takes or a Fire that hits one of ``me``'s Pieces, chosen by the
+    material it wins; or nothing. The enemy's Turn is then ended."""
+    enemy = g.to_move
+    if g.result or enemy == me:
+        return g
+    mine_slots = frozenset(p.slot for p in g.pieces.values() if p.color == me)
+    best_val, best_g = None, None
+    base_own, base_their = material(g, enemy)
+    for a in _legal(g):
+        kind = a["type"]
+        if kind == "move":
+            if "doze" in a or slot_of(*a["to"][:2], LEVELS.index(a["to"][2])) not in mine_slots:
+                continue
+        elif kind == "fire":
+            if a["weapon"] in TRANSPORT_WEAPONS or not _fire_may_hit(g, a, mine_slots):
+                continue
+        else:
+            continue
+        try:
+            h = apply(g, a)
+        except IllegalAction:
+            continue
+        budget.spend()
+        h2 = _project(h, always=True)
+        out = _outcome_score(h2, enemy)
+        if out is not None:
+            val = out
+        else:
+            own, their = material(h2, enemy)
+            val = (their - base_their) * -1.0 + (own - base_own)
+        if best_val is None or val > best_val:
+            best_val, best_g = val, h
+    if best_g is None or (best_val is not None and best_val <= 0.2):
+        h = g
+        if not h.turn["moved"]:
+            h = h.copy()
+            h.turn["moved"] = True
+            h.hidden_cache = {}
+        try:
+            return apply(h, {"type": "end_turn"})
+        except IllegalAction:
+            return _project(g, always=True)
+    g = best_g
+    if g.result:
+        return g
+    h = g
+    if not h.turn["moved"]:
+        h = h.copy()
+        h.turn["moved"] = True
+        h.hidden_cache = {}
+    try:
+        return apply(h, {"type": "end_turn"})
+    except IllegalAction:
+        return _project(g, always=True)
+
+
+def choose_turn(game: Game, level: str = "hard", seed: int | None = None, budget_s: float | None = None,
+                max_nodes: int | None = None) -> list[dict[str, Any]]:
+    """The rest of this Turn for the side to move, as a list of actions
+    (empty: end the Turn now), from that side's knowledge only.
+
+    ``budget_s``: hard limit on think time (None: the level's default; 0 or
+    less: no wall-time limit, only ``max_nodes``). ``max_nodes``: limit on
+    applied actions, for results that do not depend on the machine."""
+    cfg = LEVELS_CONFIG[level]
+    seconds = cfg.budget_s if budget_s is None else (budget_s if budget_s > 0 else None)
+    # Building the candidates may take at most 40% of the limits; scoring
+    # them on the samples gets the rest (and whatever building left over).
+    start = time.perf_counter()
+    budget = Budget(None if seconds is None else 0.35 * seconds, None if max_nodes is None else int(0.35 * max_nodes))
+    rng = random.Random(seed)
+    me = game.to_move
+    try:
+        bel = build_belief(game, me)
+        base = bel.base()
+    except ValueError:
+        return []
+    turns: list[list[dict[str, Any]]] = []
+    try:
+        turns = candidate_turns(base, me, rng, cfg, budget)
+    except OutOfBudget:
+        pass
+    if not turns:
+        # Out of budget before any candidate: the easy AI's first action.
+        a = ai.choose_action(game, seed)
+        return [] if a is None or a["type"] == "end_turn" else [a]
+    if len(turns) == 1:
+        return turns[0]
+    budget = Budget(None if seconds is None else seconds - (time.perf_counter() - start),
+                    None if max_nodes is None else max_nodes - budget.nodes)
+    totals = [0.0] * len(turns)
+    done = 0  # samples every Turn was scored on
+    try:
+        for k in range(cfg.samples + 1):
+            # First the base belief (what is seen, nothing guessed), then samples.
+            sample = base if k == 0 else bel.sample(rng)
+            row = []
+            for t in turns:
+                if budget.out():
+                    raise OutOfBudget
+                g = _play(sample, t, budget)
+                if cfg.reply and not g.result:
+                    g = _forcing_reply(g, me, budget)
+                    row.append(evaluate(g, me, my_turn=True))
+                else:
+                    row.append(evaluate(g, me, my_turn=False))
+            for i, v in enumerate(row):
+                totals[i] += v
+            done += 1
+    except OutOfBudget:
+        pass
+    if done == 0:
+        return turns[0]
+    best = max(range(len(turns)), key=lambda i: (totals[i], -i))
+    return turns[best]
+
+
+def choose_action(game: Game, rng_seed: int | None = None, level: str = "easy", budget_s: float | None = None,
+                  max_nodes: int | None = None) -> dict[str, Any] | None:
+    """One action for the side to move at ``level`` (``easy`` is the original
+    one-action AI, unchanged); None when there is none."""
+    if level == "easy" or level not in LEVELS_CONFIG:
+        return ai.choose_action(game, rng_seed)
+    legal = _legal(game)
+    if not legal:
+        return None
+    plan = choose_turn(game, level, rng_seed, budget_s, max_nodes)
+    end = {"type": "end_turn"}
+    first = plan[0] if plan else end
+    if first in legal:
+        return first
+    for a in plan[1:]:
+        if a in legal:
+            return a
+    if end in legal and not any(a["type"] == "move" for a in legal):
+        return end
+    return ai.choose_action(game, rng_seed)
+
+
+_ = PRIMARY_VALUE  # re-exported value scale (docs)
+
+
+def follow_plan(game: Game, plan: list[dict[str, Any]], rng_seed: int | None = None
+                ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The next action of a Turn planned by :func:`choose_turn`, and the plan
+    left after it: the plan's first action still legal (those before it are
+    dropped: something the side learned made them illegal); when none is,
+    ``end_turn`` if allowed, else the easy AI's choice (the Move must be made).
+    Playing a Turn this way costs one search per Turn."""
+    legal = _legal(game)
+    if not legal:
+        return None, []
+    for i, a in enumerate(plan):
+        if a in legal:
+            return a, plan[i + 1:]
+    end = {"type": "end_turn"}
+    if end in legal:
+        return end, []
+    return ai.choose_action(game, rng_seed), []
