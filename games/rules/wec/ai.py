@@ -111,21 +111,21 @@ def _stun_cost(p: Piece) -> float:
 def belief(game: Game, color: str) -> Game:
     """The game as ``color`` knows it (see the module docstring)."""
     v = view(game, color)
-    full = _belief_doc(game, v, color, enemies=True)
+    full = belief_doc(game, v, color, enemies=True)
     try:
         return load_scenario(full)
     except ValueError:
         pass
     try:
-        return load_scenario(_belief_doc(game, v, color, enemies=False))
+        return load_scenario(belief_doc(game, v, color, enemies=False))
     except ValueError:
-        doc = _belief_doc(game, v, color, enemies=False)
+        doc = belief_doc(game, v, color, enemies=False)
         doc["turn"] = {k: doc["turn"][k] for k in ("moved", "fires", "pickup", "drop", "exchange", "reinforce")}
         doc["projectiles"] = []
         return load_scenario(doc)
 
 
-def _belief_doc(game: Game, v: dict[str, Any], color: str, enemies: bool) -> dict[str, Any]:
+def belief_doc(game: Game, v: dict[str, Any], color: str, enemies: bool) -> dict[str, Any]:
     own = [d for d in v["pieces"] if d["color"] == color]
     pieces = []
     for d in own:
@@ -267,7 +267,7 @@ def _aims(g: Game, p: Piece, ready: bool) -> list[tuple[str, int, tuple[int, ...
     return out
 
 
-def _effect(q: Piece, attack: str, s: int, firer: str) -> float:
+def effect(q: Piece, attack: str, s: int, firer: str) -> float:
     """What ``q``'s side loses when ``attack`` of strength ``s`` hits it."""
     if attack == "conversion" and q.color == firer:
         return 0.0
@@ -330,7 +330,7 @@ def threat_penalty(g: Game, me: str, attacks: dict[int, list[tuple[str, int, flo
             continue
         worst = 0.0
         for attack, s, av in hits:
-            loss = _effect(p, attack, s, enemy)
+            loss = effect(p, attack, s, enemy)
             if attack == "take" and p.type not in PRIMARY and p.slot in defended:
                 loss = max(0.0, loss - av)
             worst = max(worst, loss)
@@ -358,7 +358,7 @@ def fire_gain(g: Game, me: str) -> float:
             for sl in slots:
                 for i in g.board[sl]:
                     q = pieces[i]
-                    e = _effect(q, attack, s, me)
+                    e = effect(q, attack, s, me)
                     if q.color == me and e:
                         bad = True
                     elif q.color != me:
@@ -413,7 +413,7 @@ def positional(g: Game, me: str, pickup_bonus: bool = False) -> float:
     return score
 
 
-def _project(g: Game, always: bool = False) -> Game:
+def project(g: Game, always: bool = False) -> Game:
     """The belief game after this Turn's end (own projectiles fly, Transports
     go on, counters count down): always, or when anything of ours is in
     flight; else ``g`` itself."""
@@ -432,17 +432,17 @@ def _project(g: Game, always: bool = False) -> Game:
         return g
 
 
-def _outcome_score(g: Game, me: str) -> float | None:
+def outcome_score(g: Game, me: str) -> float | None:
     if not g.result and g.turn.get("fallen"):
         # A primary fell this Turn: the result is fixed when the Turn ends.
-        g = _project(g, always=True)
+        g = project(g, always=True)
     if not g.result:
         return None
     winner = g.result.get("winner")
     return WIN if winner == me else -WIN
 
 
-class _Scorer:
+class Scorer:
     def __init__(self, b: Game, me: str) -> None:
         self.me = me
         self.enemy = other(me)
@@ -452,7 +452,7 @@ class _Scorer:
 
     def static(self, g: Game, pickup_bonus: bool = False) -> tuple[float, float, float]:
         """(score, own material, enemy material) with the pre-move threats."""
-        out = _outcome_score(g, self.me)
+        out = outcome_score(g, self.me)
         if out is not None:
             return out, 0.0, 0.0
         own, enemy = material(g, self.me)
@@ -462,7 +462,7 @@ class _Scorer:
 
     def refined(self, g: Game) -> float:
         """The score with the enemy's threats and our chances recomputed."""
-        out = _outcome_score(g, self.me)
+        out = outcome_score(g, self.me)
         if out is not None:
             return out
         own, enemy = material(g, self.me)
@@ -479,7 +479,7 @@ class _Scorer:
                 if q.color == self.me:
                     continue
                 for attack, s, _ in hits:
-                    e = _effect(q, attack, s, self.me)
+                    e = effect(q, attack, s, self.me)
                     if e and q.type in PRIMARY:
                         # A stunned primary cannot step away.
                         check = max(check, 8.0 if q.stun else 3.0)
@@ -505,10 +505,10 @@ def choose_action(game: Game, rng_seed: int | None = None) -> dict[str, Any] | N
         b = None
     if b is None or b.result:
         return end or rng.choice(actions)
-    scorer = _Scorer(b, me)
+    scorer = Scorer(b, me)
     # Every non-Move action is scored after the Turn's end (a launched
     # projectile flies at once), so the baseline is too.
-    base, base_own, base_enemy = scorer.static(_project(b, always=True))
+    base, base_own, base_enemy = scorer.static(project(b, always=True))
     extra_done = len(b.turn["sequence"]) - (1 if b.turn["moved"] else 0)
     restriction = b.options["action_restriction"]
 
@@ -521,7 +521,7 @@ def choose_action(game: Game, rng_seed: int | None = None) -> dict[str, Any] | N
                     g = apply(b, a)
                 except IllegalAction:
                     continue
-                if _outcome_score(g, me) == WIN:
+                if outcome_score(g, me) == WIN:
                     return a
 
     # Non-Move actions worth a look: Fires that could hit a seen enemy, Pick-ups, Reinforces.
@@ -531,7 +531,7 @@ def choose_action(game: Game, rng_seed: int | None = None) -> dict[str, Any] | N
         for a in actions:
             kind = a["type"]
             if kind == "fire":
-                if not _fire_may_hit(b, a, hot):
+                if not fire_may_hit(b, a, hot):
                     continue
             elif kind not in ("pickup", "reinforce"):
                 continue
@@ -539,13 +539,13 @@ def choose_action(game: Game, rng_seed: int | None = None) -> dict[str, Any] | N
                 g = apply(b, a)
             except IllegalAction:
                 continue
-            out = _outcome_score(g, me)
+            out = outcome_score(g, me)
             if out is not None:
                 if out > 0:
                     return a
                 continue
-            g = _project(g, always=True)
-            out = _outcome_score(g, me)
+            g = project(g, always=True)
+            out = outcome_score(g, me)
             if out is not None:
                 if out > 0:
                     return a
@@ -567,9 +567,9 @@ def choose_action(game: Game, rng_seed: int | None = None) -> dict[str, Any] | N
 
     # The Move.
     scored: list[tuple[float, dict[str, Any], Game]] = []
-    for a in _sample_dozings(actions, rng):
+    for a in sample_dozings(actions, rng):
         try:
-            g = _project(apply(b, a))
+            g = project(apply(b, a))
         except IllegalAction:
             continue
         score = scorer.static(g, pickup_bonus=True)[0]
@@ -594,7 +594,7 @@ def choose_action(game: Game, rng_seed: int | None = None) -> dict[str, Any] | N
     return best
 
 
-def _sample_dozings(actions: list[dict[str, Any]], rng: random.Random) -> list[dict[str, Any]]:
+def sample_dozings(actions: list[dict[str, Any]], rng: random.Random) -> list[dict[str, Any]]:
     """The Moves to score: every plain Move, and at most ``MAX_DOZINGS`` of each
     Dozer's dozings (each costs a fresh listing of that Dozer's dozings)."""
     moves = [a for a in actions if a["type"] == "move"]
@@ -614,7 +614,7 @@ def _hot_slots(b: Game, me: str) -> frozenset[int]:
     return frozenset(p.slot for p in b.pieces.values() if p.color != me)
 
 
-def _fire_may_hit(b: Game, a: dict[str, Any], hot: frozenset[int]) -> bool:
+def fire_may_hit(b: Game, a: dict[str, Any], hot: frozenset[int]) -> bool:
     """A cheap filter before trying a Fire: could it hit a seen enemy this Turn?"""
     weapon = a["weapon"]
     if weapon in ("bike", "jump_pack", "scuba"):

@@ -1,4 +1,6 @@
-"""The arena (a benchmark, not a test): many seeded games between two players.
+"""The arena (a benchmark, not a test): many seeded games between two players,
+won as the manual ends a game (l. 48-49, 456-458), each side seeing only
+what it may (l. 340-347).
 
     python3 -m games.rules.wec.arena --a hard --b easy --games 20 --seed 1 --budget 0.5
 
@@ -47,7 +49,7 @@ def greedy_player(game: Game, seed: int, budget: float | None) -> dict[str, Any]
     gains most material (a random one when none does), then End Turn. Only
     Moves onto and Fires toward enemy Pieces it sees are tried."""
     from . import view  # noqa: PLC0415
-    from .ai import _fire_may_hit  # noqa: PLC0415
+    from .ai import fire_may_hit  # noqa: PLC0415
     from .constants import LEVEL_INDEX, slot_of  # noqa: PLC0415
 
     actions = legal_actions(game)
@@ -65,7 +67,7 @@ def greedy_player(game: Game, seed: int, budget: float | None) -> dict[str, Any]
             if "doze" in a or slot_of(a["to"][0], a["to"][1], LEVEL_INDEX[a["to"][2]]) not in hot:
                 continue
         elif a["type"] == "fire":
-            if a["weapon"] in TRANSPORTS or len(game.turn["fires"]) >= 2 or not _fire_may_hit(game, a, hot):
+            if a["weapon"] in TRANSPORTS or len(game.turn["fires"]) >= 2 or not fire_may_hit(game, a, hot):
                 continue
         else:
             continue

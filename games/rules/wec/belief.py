@@ -1,10 +1,12 @@
 """What a side believes about the enemy Pieces it cannot see, and full
 positions sampled from that belief (determinization), for the searching AI.
+What a side may know is the manual's (l. 340-347); the last-seen markers are
+its "continue to see" option (l. 1720).
 
 Fairness is the point of this module: everything here is built from
 ``view(game, color)`` (which includes the censored history and the
 last-seen markers) plus the same own-Turn bookkeeping the easy AI already
-reads (:func:`games.rules.wec.ai._belief_doc`), never from the enemy side of
+reads (:func:`games.rules.wec.ai.belief_doc`), never from the enemy side of
 the true game. Two games that give ``color`` the same view give the same
 :class:`Belief`, and so the same samples for the same seed.
 
@@ -32,7 +34,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ai import _belief_doc
+from .ai import belief_doc
 from .constants import LEVELS, NATIVE_LEVELS, SIZE
 from .scenario import load_scenario
 from .state import Game
@@ -127,11 +129,11 @@ def _around(row: int, col: int, level: str, radius: int) -> tuple[tuple[int, int
 def build_belief(game: Game, color: str) -> Belief:
     """The belief of ``color`` in ``game``, from its view (and own Turn) only."""
     v = view(game, color)
-    doc = _belief_doc(game, v, color, enemies=True)
+    doc = belief_doc(game, v, color, enemies=True)
     try:
         load_scenario(doc)
     except ValueError:
-        doc = _belief_doc(game, v, color, enemies=False)
+        doc = belief_doc(game, v, color, enemies=False)
     enemy = _other(color)
     seen: dict[str, int] = {}
     for d in v["pieces"]:

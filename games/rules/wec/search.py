@@ -1,5 +1,6 @@
 """The searching AI (levels ``normal`` and ``hard``): determinized search over
-whole Turns, from the side's own belief only.
+whole Turns (a Turn as the manual builds it: one Move and the other Actions,
+l. 57-58), from the side's own belief only (l. 340-347).
 
 How a Turn is chosen (:func:`choose_turn`):
 
@@ -42,12 +43,12 @@ from .ai import (
     JITTER,
     PRIMARY_VALUE,
     WIN,
-    _effect,
-    _fire_may_hit,
-    _outcome_score,
-    _project,
-    _sample_dozings,
-    _Scorer,
+    effect,
+    fire_may_hit,
+    outcome_score,
+    project,
+    sample_dozings,
+    Scorer,
     attack_map,
     fire_gain,
     material,
@@ -121,7 +122,7 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
     take or hit next, Articles that arm a Piece, mobility, and ready
     reinforcements. ``my_turn``: whether ``me`` moves next (threats then
     weigh less and chances more)."""
-    out = _outcome_score(g, me)
+    out = outcome_score(g, me)
     if out is not None:
         return out
     enemy = other(me)
@@ -141,7 +142,7 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
             if q.color == me:
                 continue
             for attack, s, _ in hits:
-                e = _effect(q, attack, s, me)
+                e = effect(q, attack, s, me)
                 if e and q.type in PRIMARY:
                     check = max(check, 8.0 if q.stun else 3.0)
                 elif e:
@@ -199,7 +200,7 @@ def _extra_actions(g: Game, me: str, rng: random.Random, cap: int) -> list[dict[
         if kind == "fire":
             if a["weapon"] in TRANSPORT_WEAPONS:
                 others.append(a)
-            elif _fire_may_hit(g, a, hot):
+            elif fire_may_hit(g, a, hot):
                 fires.append(a)
         elif kind in ("pickup", "drop", "exchange", "reinforce"):
             others.append(a)
@@ -228,11 +229,11 @@ def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budge
     for _ in range(rounds):
         if g.result:
             break
-        scorer = _Scorer.__new__(_Scorer)
+        scorer = Scorer.__new__(Scorer)
         scorer.me, scorer.enemy = me, other(me)
         scorer.attacks = attack_map(g, scorer.enemy)
         scorer.defended = frozenset()
-        base, base_own, base_enemy = scorer.static(_project(g, always=True))
+        base, base_own, base_enemy = scorer.static(project(g, always=True))
         best: tuple[float, dict[str, Any], Game] | None = None
         for a in _extra_actions(g, me, rng, cap):
             try:
@@ -243,7 +244,7 @@ def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budge
             kind = a["type"]
             # No Pick-up bonus for Drops and Exchanges: a dropped Article would
             # otherwise look like one about to be picked up again.
-            score, own, their = scorer.static(_project(h, always=True),
+            score, own, their = scorer.static(project(h, always=True),
                                               pickup_bonus=kind not in ("drop", "exchange"))
             if score >= WIN / 2:
                 best = (score, a, h)  # it wins the game
@@ -303,15 +304,15 @@ def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: 
     for a in moves:
         if "doze" not in a and slot_of(*a["to"][:2], LEVELS.index(a["to"][2])) in targets:
             turns.append([a])
-    scorer = _Scorer(b, me)
+    scorer = Scorer(b, me)
     scored: list[tuple[float, dict[str, Any], Game]] = []
     try:
-        for a in _sample_dozings(moves, rng):
+        for a in sample_dozings(moves, rng):
             try:
                 h = apply(b, a)
             except IllegalAction:
                 continue
-            scored.append((scorer.static(_project(h), pickup_bonus=True)[0] + rng.random() * JITTER, a, h))
+            scored.append((scorer.static(project(h), pickup_bonus=True)[0] + rng.random() * JITTER, a, h))
             budget.spend()
     except OutOfBudget:
         pass  # the Moves scored so far
@@ -339,15 +340,15 @@ def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: 
     pre_g, pre = _greedy_extras(b, me, rng, level.extras, budget, rounds=2)
     if pre:
         pre_moves = [a for a in _legal(pre_g) if a["type"] == "move"]
-        pre_scorer = _Scorer(pre_g, me)
+        pre_scorer = Scorer(pre_g, me)
         best: tuple[float, dict[str, Any], Game] | None = None
         try:
-            for a in _sample_dozings(pre_moves, rng):
+            for a in sample_dozings(pre_moves, rng):
                 try:
                     h = apply(pre_g, a)
                 except IllegalAction:
                     continue
-                s = pre_scorer.static(_project(h), pickup_bonus=True)[0] + rng.random() * JITTER
+                s = pre_scorer.static(project(h), pickup_bonus=True)[0] + rng.random() * JITTER
                 if best is None or s > best[0]:
                     best = (s, a, h)
                 budget.spend()
@@ -376,7 +377,7 @@ def _play(g: Game, turn: list[dict[str, Any]], budget: Budget) -> Game:
     try:
         g = apply(g, {"type": "end_turn"})
     except IllegalAction:
-        g = _project(g, always=True)
+        g = project(g, always=True)
     budget.spend()
     return g
 
@@ -397,7 +398,7 @@ def _forcing_reply(g: Game, me: str, budget: Budget) -> Game:
             if "doze" in a or slot_of(*a["to"][:2], LEVELS.index(a["to"][2])) not in mine_slots:
                 continue
         elif kind == "fire":
-            if a["weapon"] in TRANSPORT_WEAPONS or not _fire_may_hit(g, a, mine_slots):
+            if a["weapon"] in TRANSPORT_WEAPONS or not fire_may_hit(g, a, mine_slots):
                 continue
         else:
             continue
@@ -406,8 +407,8 @@ def _forcing_reply(g: Game, me: str, budget: Budget) -> Game:
         except IllegalAction:
             continue
         budget.spend()
-        h2 = _project(h, always=True)
-        out = _outcome_score(h2, enemy)
+        h2 = project(h, always=True)
+        out = outcome_score(h2, enemy)
         if out is not None:
             val = out
         else:
@@ -424,7 +425,7 @@ def _forcing_reply(g: Game, me: str, budget: Budget) -> Game:
         try:
             return apply(h, {"type": "end_turn"})
         except IllegalAction:
-            return _project(g, always=True)
+            return project(g, always=True)
     g = best_g
     if g.result:
         return g
@@ -436,7 +437,7 @@ def _forcing_reply(g: Game, me: str, budget: Budget) -> Game:
     try:
         return apply(h, {"type": "end_turn"})
     except IllegalAction:
-        return _project(g, always=True)
+        return project(g, always=True)
 
 
 def choose_turn(game: Game, level: str = "hard", seed: int | None = None, budget_s: float | None = None,
