@@ -30,8 +30,20 @@ class NewGameForm(forms.Form):
         choices=clock_choices,
         initial=lambda: str(settings.WEC_DEFAULT_DAYS_PER_MOVE),
         required=False,
-        help_text=_("Games against the server AI have no clock."),
+        help_text=_("Games against the server AI have no clock unless you ask for one."),
     )
+
+    KINDS = [("competitive", _("Competitive (rated; fixed options, no undo)")), ("friendly", _("Friendly (unrated)"))]
+    AI_LEVELS = [("easy", _("Easy"))]
+    kind = forms.ChoiceField(label=_("Kind of game"), choices=KINDS, initial="competitive", required=False)
+    ai_level = forms.ChoiceField(label=_("AI level"), choices=AI_LEVELS, initial="easy", required=False)
+    ai_clock = forms.BooleanField(label=_("Give my game against the AI a clock"), required=False)
+
+    def clean_kind(self):
+        return self.cleaned_data.get("kind") or "competitive"
+
+    def clean_ai_level(self):
+        return self.cleaned_data.get("ai_level") or "easy"
 
     def clean_days_per_move(self):
         value = self.cleaned_data.get("days_per_move")

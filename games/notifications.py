@@ -13,6 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from wecsite.siteurl import site_url
+
 from .models import Notification
 
 logger = logging.getLogger(__name__)
@@ -29,6 +31,14 @@ def notification_text(kind: str, game_id: int, opponent_name: str = "") -> str:
         return _("Game %(id)s started") % {"id": game_id}
     if kind == Notification.Kind.GAME_OVER:
         return _("Game %(id)s has ended") % {"id": game_id}
+    if kind == Notification.Kind.CHALLENGE:
+        return _("A challenge (game %(id)s) waits for your answer") % {"id": game_id}
+    if kind == Notification.Kind.CHALLENGE_ANSWER:
+        return _("Your challenge (game %(id)s) was answered") % {"id": game_id}
+    if kind == Notification.Kind.DRAW_OFFER:
+        return _("A draw is offered in game %(id)s") % {"id": game_id}
+    if kind == Notification.Kind.CHAT:
+        return _("A new chat message in game %(id)s") % {"id": game_id}
     return _("Something happened in game %(id)s") % {"id": game_id}
 
 
@@ -49,8 +59,9 @@ def send_email_for(notification_id: int) -> bool:
     try:
         with translation.override(settings.LANGUAGE_CODE):
             subject = notification_text(note.kind, note.game_id, _opponent_name(note))
-            game_url = settings.WEC_SITE_URL + reverse("game_detail", args=[note.game_id])
-            profile_url = settings.WEC_SITE_URL + reverse("profile")
+            base = site_url()
+            game_url = base + reverse("game_detail", args=[note.game_id])
+            profile_url = base + reverse("profile")
             body = _(
                 "%(subject)s.\n\nOpen the game: %(url)s\n\n"
                 "You get these emails because you asked for them; you can turn them off in your profile: %(profile)s\n"

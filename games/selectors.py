@@ -75,6 +75,11 @@ def user_games(user):
         game.my_turn = game.status == Game.Status.ACTIVE and game.to_move == mine.color
         to_move = seat_by_color(game, game.to_move)
         game.deadline = to_move.deadline if to_move and game.status == Game.Status.ACTIVE else None
+        # "won" / "lost" / "drawn" for an ended game, from the user's side.
+        game.my_outcome = ""
+        if game.status == Game.Status.FINISHED and game.result:
+            winner = game.result.get("winner")
+            game.my_outcome = "drawn" if winner is None else ("won" if winner == mine.color else "lost")
         result.append(game)
     result.sort(key=lambda g: (not g.my_turn, g.status != Game.Status.ACTIVE))
     return result
@@ -212,6 +217,10 @@ def view_digest(game: Game, seats, state, color: str) -> str:
         "result": game.result,
         "to_move": game.to_move,
         "days_per_move": game.days_per_move,
+        # Club: a standing draw offer and a challenge's pending change are
+        # seen by both players.
+        "draw_offer": game.draw_offer,
+        "proposal": game.proposal,
         "seats": sorted(
             (s.color, s.user_id, s.deadline.isoformat() if s.deadline else None) for s in seats
         ),
@@ -325,3 +334,40 @@ def move_options(
         key = (int(to[0]), int(to[1]), str(to[2]))
         options.targets.setdefault(key, []).append(Choice(action=action, label=describe_action(action, names)))
     return options
+
+
+# --- the club (issue 14) ---------------------------------------------------------
+
+
+def chat_messages(game: Game, user) -> list:
+    """The game's chat as `user` may read it: the players always (a player who
+    muted the chat sees only their own lines); anyone else only once the game
+    has ended.  None when `user` may not read it."""
+    from .models import ChatMessage
+
+    seat = seat_for(game, user)
+    if seat is None and game.status != Game.Status.FINISHED:
+        return None
+    qs = ChatMessage.objects.filter(game=game).select_related("author")
+    if seat is not None and seat.chat_muted:
+        qs = qs.filter(author_id=user.pk)
+    return list(qs)
+
+
+def challenges_for(user) -> list:
+    """Challenges waiting for `user`'s answer or for their opponent's."""
+    games = (
+        Game.objects.filter(status=Game.Status.CHALLENGE, seats__user=user)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .distinct()
+        .order_by("-created")
+    )
+    out = []
+    for game in games:
+        mine = seat_for(game, user)
+        other = next((s for s in game.seats.all() if s.pk != mine.pk), None)
+        game.my_color = mine.color
+        game.opponent = other.user if other else None
+        game.incoming = game.created_by_id != user.pk
+        out.append(game)
+    return out

@@ -149,6 +149,22 @@ def broadcast_notification(user_id: int, game_id: int, kind: str) -> None:
         logger.exception("notification broadcast to user %s failed", user_id)
 
 
+def lobby_group_name() -> str:
+    return f"{settings.WEC_REDIS_PREFIX}.lobby"
+
+
+def broadcast_lobby() -> None:
+    """Tell every signed-in lobby page that the open seeks changed (seeks are
+    public: the message carries nothing but its type)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(lobby_group_name(), {"type": "lobby.changed"})
+    except Exception:
+        logger.exception("lobby broadcast failed")
+
+
 def _enqueue_email(notification_id: int) -> None:
     from .tasks import send_notification_email
 
@@ -301,17 +317,26 @@ def create_game(
     options=None,
     scenario=None,
     days_per_move=_DEFAULT,
+    as_challenge: bool = False,
+    competitive: bool = True,
+    ai_level: str = "easy",
+    ai_clock: bool = False,
 ) -> Game:
     """Start a game.  `opponent` is "user" (with `username`), "open" (a seek) or "ai".
 
     `days_per_move` is the clock: one of WEC_DAYS_PER_MOVE_CHOICES, or None for
     no clock (default WEC_DEFAULT_DAYS_PER_MOVE; games against the AI never
     have one).  `scenario` (optional) is a board-editor document for the
-    engine's load_scenario; without it the standard game with `options` is set up."""
+    engine's load_scenario; without it the standard game with `options` is set up.
+
+    `as_challenge` (the lobby's direct challenges): the named player must
+    accept first (status CHALLENGE, no clock running until then; see
+    games.services_club).  `competitive` False makes a friendly game.  Against
+    the AI (also when it is named as the user) there is no clock unless
+    `ai_clock`; `ai_level` is stored for the AI task."""
     User = get_user_model()
     options = dict(options or {})
     my_color = _resolve_color(color)
-    days = _resolve_days(days_per_move, opponent)
     opponent_user = None
     if opponent == "user":
         username = (username or "").strip()
@@ -320,24 +345,43 @@ def create_game(
             raise InvalidRequest(_("There is no player called “%(name)s”.") % {"name": username})
         if opponent_user.pk == creator.pk:
             raise InvalidRequest(_("You cannot challenge yourself."))
-    elif opponent == "ai":
+        if opponent_user.is_ai:
+            # Naming the AI account is a game against the AI, with its rules.
+            opponent = "ai"
+            as_challenge = False
+    if opponent == "ai" and ai_clock:
+        days = _resolve_days(days_per_move, "user")
+    else:
+        days = _resolve_days(days_per_move, opponent)
+    if opponent == "ai":
         opponent_user = get_ai_user()
-    elif opponent != "open":
+    elif opponent not in ("open", "user"):
         raise InvalidRequest(_("Choose an opponent."))
 
     if scenario is not None and not options:
         options = dict(scenario.get("options") or {})
     # Correspondence games are competitive: options are fixed, there is no
     # Undo, and each player's history leaves out what that player never saw.
-    options["competitive"] = True
+    # A friendly game (competitive=False) keeps the engine's undo.
+    competitive = bool(competitive)
+    options["competitive"] = competitive
     if scenario is not None:
-        scenario = {**scenario, "options": {**(scenario.get("options") or {}), "competitive": True}}
+        scenario = {**scenario, "options": {**(scenario.get("options") or {}), "competitive": competitive}}
+    if opponent == "open":
+        status = Game.Status.OPEN
+    elif as_challenge and opponent == "user":
+        status = Game.Status.CHALLENGE
+    else:
+        status = Game.Status.ACTIVE
     game = Game.objects.create(
         engine=settings.WEC_ENGINE_NAME,
         options=options,
-        status=Game.Status.OPEN if opponent == "open" else Game.Status.ACTIVE,
+        status=status,
         created_by=creator,
         days_per_move=days,
+        competitive=competitive,
+        ai_level=(ai_level or "easy") if opponent == "ai" else "",
+        scenario=scenario,
     )
     seats = [
         Seat.objects.create(game=game, color=my_color, user=creator),
@@ -349,6 +393,10 @@ def create_game(
     if game.status == Game.Status.ACTIVE:
         _set_clocks(game, seats)
         _notify_start(game, seats, creator)
+    elif game.status == Game.Status.CHALLENGE:
+        _notify(game, opponent_user, Notification.Kind.CHALLENGE)
+    else:
+        transaction.on_commit(broadcast_lobby)
     settle_views(game, seats, state)
     game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
     _schedule_ai_if_needed(game)
@@ -375,6 +423,7 @@ def accept_seek(*, game_id: int, user) -> Game:
     _set_clocks(game, seats)
     _notify_start(game, seats, user)
     settle_views(game, seats)
+    transaction.on_commit(broadcast_lobby)
     game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
     _schedule_ai_if_needed(game)
     return game
@@ -383,10 +432,17 @@ def accept_seek(*, game_id: int, user) -> Game:
 @transaction.atomic
 def cancel_seek(*, game_id: int, user) -> None:
     game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status == Game.Status.CHALLENGE and game.created_by_id == getattr(user, "pk", None):
+        # The challenger withdraws a challenge not yet answered.
+        from .services_club import decline_challenge
+
+        decline_challenge(game_id=game_id, user=user)
+        return
     if game.status != Game.Status.OPEN or not game.seats.filter(user=user).exists():
         raise InvalidRequest(_("You can only withdraw your own open seek."))
     game.status = Game.Status.CANCELLED
     game.save(update_fields=["status", "updated"])
+    transaction.on_commit(broadcast_lobby)
 
 
 def _validate_action(action) -> dict:
@@ -536,10 +592,13 @@ def _submit_action(
             game.result = result
         if result is not None or game.to_move != previous_to_move:
             game.turn_started = timezone.now()
-        game.save(update_fields=["seq", "to_move", "status", "result", "turn_started", "updated"])
+        if game.draw_offer and game.to_move != previous_to_move and game.to_move == game.draw_offer:
+            game.draw_offer = ""  # the other side played on instead of answering: the offer lapsed
+        game.save(update_fields=["seq", "to_move", "status", "result", "turn_started", "updated", "draw_offer"])
         if result is not None:
             _set_clocks(game, seats)  # clears them
             _notify_end(game, seats, actor=seat.user)
+            _game_ended(game, seats)
         elif game.to_move != previous_to_move:
             # The turn passed: the mover's clock stops, the other's starts.
             _set_clocks(game, seats)
@@ -557,6 +616,14 @@ def _submit_action(
         return entry
 
 
+def _game_ended(game: Game, seats: list[Seat]) -> None:
+    """Inside the ending transaction: what the club does when a game ends
+    (ratings of competitive games, a standing draw offer lapses)."""
+    from .services_club import game_ended
+
+    game_ended(game, seats)
+
+
 def _finish(game: Game, seats: list[Seat], result: dict, actor=None) -> None:
     """End a game without touching the engine state (resignation, time): the
     result goes on the Game, the clocks stop, the players are told after commit.
@@ -567,6 +634,7 @@ def _finish(game: Game, seats: list[Seat], result: dict, actor=None) -> None:
     game.save(update_fields=["status", "result", "turn_started", "updated"])
     _set_clocks(game, seats)
     _notify_end(game, seats, actor=actor)
+    _game_ended(game, seats)
     settle_views(game, seats)
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_club
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,6 +15,12 @@ urlpatterns = [
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
     path("games/<int:game_id>/clocks/", views.game_clocks, name="game_clocks"),
     path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
+    path("games/<int:game_id>/challenge/", views_club.challenge_detail, name="challenge_detail"),
+    path("games/<int:game_id>/challenge/answer/", views_club.challenge_answer, name="challenge_answer"),
+    path("games/<int:game_id>/challenge/propose/", views_club.challenge_propose, name="challenge_propose"),
+    path("games/<int:game_id>/draw/", views_club.draw, name="draw"),
+    path("games/<int:game_id>/chat/", views_club.chat, name="chat"),
+    path("games/<int:game_id>/chat/post/", views_club.chat_post, name="chat_post"),
     path("notifications/", views.notifications, name="notifications"),
     path("notifications/badge/", views.notification_badge, name="notification_badge"),
     path("notifications/read/", views.notifications_read, name="notifications_read"),

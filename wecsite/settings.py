@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    # Remembers the address the site is reached at, for links in emails.
+    "wecsite.siteurl.RememberOriginMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -276,8 +278,12 @@ WEC_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
 WEC_DEFAULT_DAYS_PER_MOVE = 3
 # Vacation days each user gets per calendar year (reset on 1 January, UTC).
 WEC_VACATION_DAYS_PER_YEAR = int(os.environ.get("WEC_VACATION_DAYS", "30"))
-# The site's address for links in emails.
-WEC_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The site's address for links in emails.  Empty (the default): the address
+# the site was last reached at (wecsite/siteurl.py remembers each request's
+# origin), so the links follow the host and port the site really runs on.
+WEC_SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+# Glicko-2's system constant (games/glicko2.py).
+WEC_GLICKO_TAU = float(os.environ.get("WEC_GLICKO_TAU", "0.5"))
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,190 @@
+"""Thin views of the club (issue 14): challenges, draw offers, chat."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from wecsite.ratelimit import rate_limited
+
+from . import game_options, selectors, services, services_club
+from .forms import NewGameForm
+from .models import Game
+
+
+def _refused(request, exc: services.GameError, game_id: int | None = None):
+    back_url = reverse("game_detail", args=[game_id]) if game_id is not None else reverse("home")
+    if request.htmx:
+        return render(request, "games/partials/club_error.html", {"message": exc.message}, status=exc.status)
+    return render(request, "games/refused.html", {"message": exc.message, "back_url": back_url}, status=exc.status)
+
+
+def _participant(request, game_id: int):
+    try:
+        game = selectors.get_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    seat = selectors.seat_for(game, request.user)
+    if seat is None:
+        raise Http404
+    return game, seat
+
+
+def _challenge_context(request, game, seat, proposal_form=None) -> dict:
+    creator_seat = next(s for s in game.seats.all() if s.user_id == game.created_by_id)
+    other = next(s for s in game.seats.all() if s.pk != seat.pk)
+    proposal = game.proposal or None
+    proposal_rows = None
+    if proposal:
+        proposal_rows = {
+            "options": game_options.describe(proposal.get("options") or {}),
+            "days_per_move": proposal.get("days_per_move"),
+            "swap": proposal.get("swap"),
+            "mine": proposal.get("by") == seat.color,
+        }
+    if proposal_form is None:
+        proposal_form = game_options.options_form_class(game.options)()
+    return {
+        "game": game,
+        "seat": seat,
+        "opponent": other.user,
+        "incoming": game.created_by_id != request.user.pk,
+        "creator_color": creator_seat.color,
+        "option_rows": game_options.describe(game.options or {}),
+        "proposal": proposal_rows,
+        "option_groups": game_options.grouped_fields(proposal_form),
+        "clock_form": NewGameForm(
+            initial={"days_per_move": "none" if game.days_per_move is None else str(game.days_per_move)}
+        ),
+    }
+
+
+@login_required
+@require_GET
+def challenge_detail(request, game_id: int):
+    game, seat = _participant(request, game_id)
+    if game.status != Game.Status.CHALLENGE:
+        return redirect("game_detail", game_id=game.pk)
+    services.mark_notifications_read(request.user, game.pk)
+    return render(request, "games/challenge.html", _challenge_context(request, game, seat))
+
+
+@login_required
+@require_POST
+@rate_limited("challenge")
+def challenge_answer(request, game_id: int):
+    """accept / decline the challenge, approve / reject a proposed change."""
+    answer = request.POST.get("answer", "")
+    try:
+        if answer == "accept":
+            services_club.accept_challenge(game_id=game_id, user=request.user)
+            return redirect("game_detail", game_id=game_id)
+        if answer == "decline":
+            services_club.decline_challenge(game_id=game_id, user=request.user)
+            return redirect("home")
+        if answer in ("approve", "reject"):
+            services_club.answer_proposal(game_id=game_id, user=request.user, approve=answer == "approve")
+            return redirect("challenge_detail", game_id=game_id)
+        raise services.InvalidRequest(_answer_error())
+    except Game.DoesNotExist:
+        raise Http404 from None
+    except services.GameError as exc:
+        return _refused(request, exc, game_id)
+
+
+def _answer_error() -> str:
+    from django.utils.translation import gettext as _
+
+    return _("Choose accept, decline, approve or reject.")
+
+
+@login_required
+@require_POST
+@rate_limited("challenge")
+def challenge_propose(request, game_id: int):
+    game, seat = _participant(request, game_id)
+    options_form = game_options.options_form_class(game.options)(request.POST)
+    clock = NewGameForm(request.POST)
+    clock.is_valid()  # only its days_per_move is used here
+    if not options_form.is_valid() or "days_per_move" in clock.errors:
+        context = _challenge_context(request, game, seat, proposal_form=options_form)
+        context["clock_form"] = clock
+        return render(request, "games/challenge.html", context, status=400)
+    try:
+        services_club.propose_change(
+            game_id=game_id,
+            user=request.user,
+            options=game_options.options_from_form(options_form.cleaned_data),
+            days_per_move=clock.cleaned_data.get("days_per_move"),
+            creator_color=request.POST.get("creator_color") or None,
+        )
+    except services.GameError as exc:
+        return _refused(request, exc, game_id)
+    return redirect("challenge_detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def draw(request, game_id: int):
+    """offer / accept / decline a draw."""
+    answer = request.POST.get("answer", "")
+    try:
+        if answer == "offer":
+            services_club.offer_draw(game_id=game_id, user=request.user)
+        elif answer in ("accept", "decline"):
+            services_club.answer_draw(game_id=game_id, user=request.user, accept=answer == "accept")
+        else:
+            raise services.InvalidRequest(_answer_error())
+    except services.GameError as exc:
+        return _refused(request, exc, game_id)
+    return redirect("game_detail", game_id=game_id)
+
+
+def _chat_context(request, game) -> dict:
+    seat = selectors.seat_for(game, request.user)
+    return {
+        "game": game,
+        "seat": seat,
+        "messages_": selectors.chat_messages(game, request.user) or [],
+        "can_post": seat is not None and game.status in (Game.Status.ACTIVE, Game.Status.FINISHED),
+    }
+
+
+@require_GET
+def chat(request, game_id: int):
+    """The chat partial: the players', or anyone's once the game has ended."""
+    try:
+        game = selectors.get_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    if selectors.chat_messages(game, request.user) is None:
+        raise Http404
+    return render(request, "games/partials/chat.html", _chat_context(request, game))
+
+
+@login_required
+@require_POST
+@rate_limited("submit")
+def chat_post(request, game_id: int):
+    what = request.POST.get("what", "post")
+    try:
+        if what == "post":
+            services_club.post_chat(game_id=game_id, user=request.user, text=request.POST.get("text", ""))
+        elif what in ("mute", "unmute"):
+            services_club.set_chat_muted(game_id=game_id, user=request.user, muted=what == "mute")
+        elif what == "report":
+            try:
+                message_id = int(request.POST.get("message", ""))
+            except ValueError:
+                raise services.InvalidRequest(_answer_error()) from None
+            services_club.report_chat(message_id=message_id, user=request.user)
+        else:
+            raise services.InvalidRequest(_answer_error())
+    except services.GameError as exc:
+        return _refused(request, exc, game_id)
+    if request.htmx:
+        return render(request, "games/partials/chat.html", _chat_context(request, selectors.get_game(game_id)))
+    return redirect("game_detail", game_id=game_id)
