@@ -39,6 +39,15 @@ class NewGameForm(forms.Form):
     ai_level = forms.ChoiceField(label=_("AI level"), choices=AI_LEVELS, initial="easy", required=False)
     ai_clock = forms.BooleanField(label=_("Give my game against the AI a clock"), required=False)
 
+    increment_hours = forms.IntegerField(
+        label=_("Bank clock: hours added after each turn"),
+        min_value=0,
+        max_value=336,
+        required=False,
+        help_text=_("Leave empty for a plain time per move. With it, the time per move is each player's starting bank."),
+    )
+    bank_cap_days = forms.IntegerField(label=_("Bank clock: most days the bank may hold"), min_value=1, max_value=60, required=False)
+
     def clean_kind(self):
         return self.cleaned_data.get("kind") or "competitive"
 

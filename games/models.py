@@ -55,6 +55,12 @@ class Game(models.Model):
     proposal = models.JSONField(_("proposed change"), null=True, blank=True)
     # The colour that offered a draw, while the offer stands ("" = none).
     draw_offer = models.CharField(_("draw offered by"), max_length=8, blank=True, default="")
+    # Bank-plus-increment clock (as Little Golem and SchemingMind): when
+    # `increment_hours` is set, `days_per_move` is each player's starting bank;
+    # a player's turn may use all of the bank, and each finished turn adds the
+    # increment, up to `bank_cap_days`.  Unset: a plain per-move clock.
+    increment_hours = models.PositiveSmallIntegerField(_("increment (hours)"), null=True, blank=True)
+    bank_cap_days = models.PositiveSmallIntegerField(_("bank cap (days)"), null=True, blank=True)
     # The starting document when the game starts from a saved scenario.
     scenario = models.JSONField(_("starting scenario"), null=True, blank=True)
 
@@ -73,6 +79,10 @@ class Game(models.Model):
     def has_clock(self) -> bool:
         return self.days_per_move is not None
 
+    @property
+    def has_bank(self) -> bool:
+        return self.days_per_move is not None and self.increment_hours is not None
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -90,6 +100,9 @@ class Seat(models.Model):
     # actions too.  `view_digest` is the hash of what the player was last shown.
     version = models.PositiveIntegerField(_("view version"), default=0)
     view_digest = models.CharField(_("view digest"), max_length=64, blank=True, default="")
+    # Bank clocks: the time this player had left when their last turn ended
+    # (the increment included); None before their first turn (a full bank).
+    bank_seconds = models.PositiveIntegerField(_("bank left (seconds)"), null=True, blank=True)
     # This player muted the game's chat (they see no more of the other's messages).
     chat_muted = models.BooleanField(_("chat muted"), default=False)
 

@@ -208,12 +208,52 @@ def _set_clocks(game: Game, seats: list[Seat], now: datetime | None = None) -> N
     """The side to move's deadline starts now (days_per_move from now); the
     other side has none.  A game without a clock, or not in progress, has none."""
     now = now or timezone.now()
+    if game.has_bank:
+        _set_bank_clocks(game, seats, now)
+        return
     for seat in seats:
         running = game.status == Game.Status.ACTIVE and game.has_clock and seat.color == game.to_move
         deadline = now + timedelta(days=game.days_per_move) if running else None
         if seat.deadline != deadline:
             seat.deadline = deadline
             Seat.objects.filter(pk=seat.pk).update(deadline=deadline)
+
+
+def bank_after_turn(game: Game, bank_at_start: int | None, deadline: datetime, now: datetime) -> int:
+    """The bank (seconds) a player keeps after ending a turn at `now` whose
+    time ran out at `deadline`: what was left plus the increment, at most the
+    cap.  What is left is never more than the bank the turn started with
+    (`bank_at_start`): when vacation moved the deadline past an exhausted bank
+    (enforce_deadline sets that bank to 0), the vacation days paid for the
+    overrun and the player keeps only the increment."""
+    left = max(0, int((deadline - now).total_seconds()))
+    if bank_at_start is not None:
+        left = min(left, int(bank_at_start))
+    bank = left + int(game.increment_hours or 0) * 3600
+    if game.bank_cap_days is not None:
+        bank = min(bank, int(game.bank_cap_days) * 86400)
+    return bank
+
+
+def _set_bank_clocks(game: Game, seats: list[Seat], now: datetime) -> None:
+    """Bank clocks: the side that just ended its turn banks its time left plus
+    the increment; the side to move gets its whole bank as its deadline."""
+    active = game.status == Game.Status.ACTIVE
+    for seat in seats:
+        running = active and seat.color == game.to_move
+        bank = seat.bank_seconds
+        deadline = seat.deadline
+        if not running:
+            if deadline is not None and active:
+                bank = bank_after_turn(game, bank, deadline, now)
+            deadline = None
+        elif deadline is None:
+            if bank is None:
+                bank = int(game.days_per_move) * 86400
+            deadline = now + timedelta(seconds=bank)
+        if (bank, deadline) != (seat.bank_seconds, seat.deadline):
+            seat.bank_seconds, seat.deadline = bank, deadline
+            Seat.objects.filter(pk=seat.pk).update(bank_seconds=bank, deadline=deadline)
 
 
 def _schedule_ai_if_needed(game: Game) -> None:
@@ -307,6 +347,30 @@ def _resolve_days(days_per_move, opponent: str) -> int | None:
     return days
 
 
+def _resolve_increment(hours) -> int | None:
+    if hours in (None, ""):
+        return None
+    try:
+        hours = int(hours)
+    except (TypeError, ValueError):
+        hours = -1
+    if not 0 <= hours <= 24 * 14:
+        raise InvalidRequest(_("The increment must be between 0 and 336 hours."))
+    return hours
+
+
+def _resolve_cap(days, bank_days: int) -> int | None:
+    if days in (None, ""):
+        return None
+    try:
+        days = int(days)
+    except (TypeError, ValueError):
+        days = -1
+    if not bank_days <= days <= 60:
+        raise InvalidRequest(_("The bank cap must be at least the starting bank and at most 60 days."))
+    return days
+
+
 @transaction.atomic
 def create_game(
     *,
@@ -319,6 +383,8 @@ def create_game(
     days_per_move=_DEFAULT,
     as_challenge: bool = False,
     competitive: bool = True,
+    increment_hours: int | None = None,
+    bank_cap_days: int | None = None,
     ai_level: str = "easy",
     ai_clock: bool = False,
 ) -> Game:
@@ -379,6 +445,8 @@ def create_game(
         status=status,
         created_by=creator,
         days_per_move=days,
+        increment_hours=_resolve_increment(increment_hours) if days is not None else None,
+        bank_cap_days=_resolve_cap(bank_cap_days, days) if days is not None and increment_hours is not None else None,
         competitive=competitive,
         ai_level=(ai_level or "easy") if opponent == "ai" else "",
         scenario=scenario,
@@ -719,6 +787,10 @@ def enforce_deadline(seat_id: int, now: datetime | None = None) -> str:
             if until is not None:
                 seat.deadline = until
                 Seat.objects.filter(pk=seat.pk).update(deadline=until)
+                if game.has_bank:
+                    # The bank ran out; the vacation pays for the overrun.
+                    seat.bank_seconds = 0
+                    Seat.objects.filter(pk=seat.pk).update(bank_seconds=0)
                 settle_views(game, seats)  # both clocks show the new deadline
                 logger.info("game %s: %s on vacation until %s", game_id, seat.color, until)
                 return DeadlineOutcome.VACATION

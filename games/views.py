@@ -87,6 +87,8 @@ def new_game(request):
             competitive=form.cleaned_data["kind"] != "friendly",
             ai_level=form.cleaned_data["ai_level"],
             ai_clock=form.cleaned_data["ai_clock"],
+            increment_hours=form.cleaned_data.get("increment_hours"),
+            bank_cap_days=form.cleaned_data.get("bank_cap_days"),
         )
     except services.GameError as exc:
         form.add_error(None, exc.message)

@@ -296,3 +296,13 @@ def test_email_links_follow_the_address_the_site_is_reached_at(client, alice, bo
     note2 = Notification.objects.create(user=bob, game=game, kind="your_turn")
     send_email_for(note2.pk)
     assert f"https://wec.example.org/games/{game.pk}/" in mail.outbox[-1].body
+
+
+def test_the_form_offers_a_bank_clock(client, alice, bob):
+    game = _challenge(client, alice, increment_hours="12", bank_cap_days="5")
+    assert (game.days_per_move, game.increment_hours, game.bank_cap_days) == (3, 12, 5)
+    html = client.get(reverse("home")).content.decode()
+    assert 'name="increment_hours"' in html
+    client.force_login(alice)
+    data = {"opponent": "user", "username": "bob", "color": "black", "days_per_move": "3", "bank_cap_days": "2", "increment_hours": "1"}
+    assert client.post(reverse("new_game"), data).status_code == 400
