@@ -371,3 +371,82 @@ def challenges_for(user) -> list:
         game.incoming = game.created_by_id != user.pk
         out.append(game)
     return out
+
+
+# --- spectators ----------------------------------------------------------------------
+
+_PUBLIC_PIECE_KEYS = ("type", "color", "row", "col", "level", "articles", "stun", "hand")
+_PUBLIC_PROJECTILE_KEYS = ("kind", "color", "row", "col", "level", "direction")
+
+
+def public_view(game: Game, state) -> dict:
+    """What neither player hides, for spectators of a running game.
+
+    Built only from the two players' own views: each colour's pieces,
+    projectiles and waiting reinforcements exactly as the *enemy* sees them
+    (so a piece shows only when both colours see it: its owner always does),
+    with no ids, cooldowns, Transports, homing targets or strengths; the
+    Articles on the ground (in both views); no markers, no Turn in progress and
+    no record lines (the censored records differ between the colours).  Only
+    the side to move and the turn number, which both players see, go with it."""
+    engine = get_game_engine(game.engine)
+    views = {color: engine.view(state, color) for color in ("black", "white")}
+    enemy = {"black": "white", "white": "black"}
+
+    def seen_by_enemy(key: str, keys: tuple | None) -> list:
+        out = []
+        for color in ("black", "white"):
+            for item in views[enemy[color]].get(key, []):
+                if item.get("color") != color:
+                    continue
+                out.append({k: item[k] for k in keys if k in item} if keys else {
+                    k: item[k] for k in ("color", "row", "col") if k in item
+                })
+        return out
+
+    articles_black = sorted(json.dumps(a, sort_keys=True) for a in views["black"].get("articles", []))
+    articles_white = sorted(json.dumps(a, sort_keys=True) for a in views["white"].get("articles", []))
+    # Both views list every Article on the ground; keep only what both agree on.
+    common = [json.loads(a) for a in articles_black if a in set(articles_white)]
+    return {
+        "color": None,
+        "to_move": views["black"]["to_move"],
+        "turn_number": views["black"]["turn_number"],
+        "options": views["black"]["options"],
+        "turn": {},
+        "pieces": seen_by_enemy("pieces", _PUBLIC_PIECE_KEYS),
+        "articles": common,
+        "projectiles": seen_by_enemy("projectiles", _PUBLIC_PROJECTILE_KEYS),
+        "reinforcements": seen_by_enemy("reinforcements", None),
+        "markers": [],
+        "outcome": None,
+        "history": [],
+    }
+
+
+def archive(limit: int = 100) -> list:
+    """Finished games, newest first, with both players."""
+    games = (
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by(F("turn_started").desc(nulls_last=True), "-pk")[:limit]
+    )
+    out = []
+    for game in games:
+        game.players = {s.color: s.user for s in game.seats.all()}
+        out.append(game)
+    return out
+
+
+def watchable_games(limit: int = 100) -> list:
+    """Running games anyone may watch."""
+    games = (
+        Game.objects.filter(status=Game.Status.ACTIVE)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by(F("turn_started").desc(nulls_last=True), "-pk")[:limit]
+    )
+    out = []
+    for game in games:
+        game.players = {s.color: s.user for s in game.seats.all()}
+        out.append(game)
+    return out

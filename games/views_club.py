@@ -188,3 +188,159 @@ def chat_post(request, game_id: int):
     if request.htmx:
         return render(request, "games/partials/chat.html", _chat_context(request, selectors.get_game(game_id)))
     return redirect("game_detail", game_id=game_id)
+
+
+# --- spectators and the archive ------------------------------------------------------
+
+
+def _watch_context(request, game, at=None) -> dict:
+    from types import SimpleNamespace
+
+    from .board import build_board
+    from .views import _review_context
+
+    state = selectors.load_state(game)
+    players = {s.color: s.user for s in game.seats.all()}
+    context = {"game": game, "players": players, "color": "black"}
+    if game.status == Game.Status.FINISHED:
+        # Everything is public once the game has ended: the true board and the full record.
+        review = _review_context(game, SimpleNamespace(color="black"), at=at, state=state)
+        review["url"] = reverse("watch_replay", args=[game.pk])
+        context["review"] = review
+        context["history"] = selectors.history_lines(game, state, "black")
+    else:
+        board = build_board(selectors.public_view(game, state), "black")
+        for line in board["grid"]:
+            for square in line["squares"]:
+                for band in square["bands"]:
+                    for piece in band["pieces"]:
+                        piece["own"] = False
+                    for proj in band["projectiles"]:
+                        proj["own"] = False
+                        proj["title"] = proj["kind"]
+        context["board"] = board
+    return context
+
+
+def _watchable(game_id: int) -> Game:
+    try:
+        game = selectors.get_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
+        raise Http404
+    return game
+
+
+@require_GET
+def watch(request, game_id: int):
+    """Anyone may watch: the public view while the game runs, the full review after."""
+    game = _watchable(game_id)
+    context = _watch_context(request, game)
+    context["chat_messages"] = selectors.chat_messages(game, None) or []
+    return render(request, "games/watch.html", context)
+
+
+@require_GET
+def watch_board(request, game_id: int):
+    game = _watchable(game_id)
+    return render(request, "games/partials/watch_board.html", _watch_context(request, game))
+
+
+@require_GET
+def watch_replay(request, game_id: int):
+    game = _watchable(game_id)
+    if game.status != Game.Status.FINISHED:
+        raise Http404
+    try:
+        at = int(request.GET.get("at", ""))
+    except ValueError:
+        at = None
+    context = _watch_context(request, game, at=at)
+    return render(request, "games/partials/replay.html", context)
+
+
+@require_GET
+def archive(request):
+    return render(
+        request,
+        "games/archive.html",
+        {"finished": selectors.archive(), "running": selectors.watchable_games()},
+    )
+
+
+# --- export -------------------------------------------------------------------------
+
+
+def _exporter(request, game_id: int):
+    """The game and the colour whose record the requester may have: a player
+    gets their own (censored while the game runs); anyone gets the full record
+    once the game has ended."""
+    try:
+        game = selectors.get_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    seat = selectors.seat_for(game, request.user)
+    if game.status == Game.Status.FINISHED:
+        return game, seat.color if seat else "black"
+    if seat is None or game.status != Game.Status.ACTIVE:
+        raise Http404
+    return game, seat.color
+
+
+def _header_value(value) -> str:
+    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+@require_GET
+def export_record(request, game_id: int):
+    """The record as a Wec notation file: a header of players, options and
+    result in [Key "value"] lines, then one Turn per line."""
+    import json
+
+    from django.http import HttpResponse
+
+    game, color = _exporter(request, game_id)
+    state = selectors.load_state(game)
+    lines = selectors.history_lines(game, state, color)["notation"]
+    players = {s.color: s.user for s in game.seats.all()}
+    result = "*"
+    if game.status == Game.Status.FINISHED and game.result:
+        winner = game.result.get("winner")
+        result = {"black": "1-0", "white": "0-1"}.get(winner, "1/2-1/2")
+    header = [
+        ("Site", "Wec Online"),
+        ("Game", game.pk),
+        ("Black", players["black"].username if players.get("black") else "?"),
+        ("White", players["white"].username if players.get("white") else "?"),
+        ("Competitive", "yes" if game.competitive else "no"),
+        ("Options", json.dumps(game.options or {}, sort_keys=True)),
+        ("Result", result),
+        ("Reason", (game.result or {}).get("reason", "")),
+    ]
+    if game.status != Game.Status.FINISHED:
+        header.append(("Record", f"as {color} saw it"))
+    text = "".join(f'[{key} "{_header_value(value)}"]\n' for key, value in header) + "\n"
+    text += "".join(f"{n}. {line}\n" for n, line in enumerate(lines, start=1))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="wec-game-{game.pk}.wec"'
+    return response
+
+
+@require_GET
+def export_scenario(request, game_id: int):
+    """The starting position as the engine's scenario JSON: only once the game
+    has ended (a custom start may hold pieces one side cannot see)."""
+    from django.http import JsonResponse
+
+    from .models import Snapshot
+
+    game, _color = _exporter(request, game_id)
+    if game.status != Game.Status.FINISHED:
+        raise Http404
+    snapshot = Snapshot.objects.filter(game=game, seq=0).first()
+    if snapshot is None:
+        raise Http404
+    response = JsonResponse(snapshot.state, json_dumps_params={"indent": 1, "sort_keys": True})
+    response["Content-Disposition"] = f'attachment; filename="wec-game-{game.pk}-start.json"'
+    return response
