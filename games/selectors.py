@@ -450,3 +450,54 @@ def watchable_games(limit: int = 100) -> list:
         game.players = {s.color: s.user for s in game.seats.all()}
         out.append(game)
     return out
+
+
+# --- people ------------------------------------------------------------------------
+
+
+def player_record(user) -> dict:
+    """A player's finished games and results (won / lost / drawn) and rating history."""
+    finished = Game.objects.filter(seats__user=user, status=Game.Status.FINISHED).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    ).distinct().order_by(F("turn_started").desc(nulls_last=True), "-pk")
+    counts = {"won": 0, "lost": 0, "drawn": 0}
+    games = []
+    for game in finished:
+        mine = seat_for(game, user)
+        winner = (game.result or {}).get("winner")
+        outcome = "drawn" if winner is None else ("won" if winner == mine.color else "lost")
+        counts[outcome] += 1
+        other = next((s for s in game.seats.all() if s.pk != mine.pk), None)
+        game.my_color, game.my_outcome, game.opponent = mine.color, outcome, other.user if other else None
+        games.append(game)
+    running = Game.objects.filter(seats__user=user, status=Game.Status.ACTIVE).distinct().count()
+    history = list(user.rating_changes.order_by("created", "pk").values_list("rating", flat=True))
+    return {"games": games[:50], "counts": counts, "running": running, "ratings": history}
+
+
+def rating_plot(ratings: list[float], width: int = 320, height: int = 120) -> dict | None:
+    """The points of an SVG polyline for a rating history (drawn server-side:
+    no scripts), with the axis labels.  None when there is nothing to draw."""
+    if not ratings:
+        return None
+    values = [1500.0, *ratings]
+    low, high = min(values), max(values)
+    span = max(high - low, 1.0)
+    pad = 6
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+    points = " ".join(
+        f"{pad + i * step:.1f},{pad + (high - v) / span * (height - 2 * pad):.1f}" for i, v in enumerate(values)
+    )
+    return {"points": points, "width": width, "height": height, "low": round(low), "high": round(high)}
+
+
+def leaderboard(limit: int = 100) -> list:
+    """Players with at least one rated game, best rating first."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    return list(
+        User.objects.filter(is_active=True, is_ai=False, rating_changes__isnull=False)
+        .distinct()
+        .order_by("-rating", "rating_deviation", "username")[:limit]
+    )

@@ -344,3 +344,26 @@ def export_scenario(request, game_id: int):
     response = JsonResponse(snapshot.state, json_dumps_params={"indent": 1, "sort_keys": True})
     response["Content-Disposition"] = f'attachment; filename="wec-game-{game.pk}-start.json"'
     return response
+
+
+# --- people --------------------------------------------------------------------------
+
+
+@require_GET
+def player_profile(request, username: str):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+    if user is None:
+        raise Http404
+    record = selectors.player_record(user)
+    return render(
+        request,
+        "games/player.html",
+        {"player": user, "record": record, "plot": selectors.rating_plot(record["ratings"])},
+    )
+
+
+@require_GET
+def leaderboard(request):
+    return render(request, "games/leaderboard.html", {"players": selectors.leaderboard()})

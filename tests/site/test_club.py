@@ -306,3 +306,22 @@ def test_the_form_offers_a_bank_clock(client, alice, bob):
     client.force_login(alice)
     data = {"opponent": "user", "username": "bob", "color": "black", "days_per_move": "3", "bank_cap_days": "2", "increment_hours": "1"}
     assert client.post(reverse("new_game"), data).status_code == 400
+
+
+# --- people ----------------------------------------------------------------------------
+
+
+def test_profile_and_leaderboard(client, game, alice, bob, carol):
+    services.resign(game.pk, bob)
+    html = client.get(reverse("player_profile", args=["alice"])).content.decode()
+    assert "Won 1, lost 0, drawn 0" in html and "<polyline" in html and "vacation days left" in html
+    assert "<script" not in html.split("<main")[1].split("</main>")[0]
+    board = client.get(reverse("leaderboard")).content.decode()
+    assert board.index("/players/alice/") < board.index("/players/bob/") and "/players/carol/" not in board
+    assert client.get(reverse("player_profile", args=["nobody"])).status_code == 404
+
+
+def test_rating_plot_points():
+    assert selectors.rating_plot([]) is None
+    plot = selectors.rating_plot([1520.0, 1480.0])
+    assert len(plot["points"].split()) == 3 and plot["low"] == 1480 and plot["high"] == 1520

@@ -11,11 +11,10 @@ import re
 
 import pytest
 from django.urls import reverse
+from test_site_leaks import SCENARIO, TIMELINE, legal  # the players' two worlds
 
 import games.rules.wec as wec
 from games import selectors, services
-
-from test_site_leaks import SCENARIO, TIMELINE, legal  # the players' two worlds
 
 pytestmark = pytest.mark.django_db
 
