@@ -13,7 +13,6 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -72,6 +71,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    # The language a signed-in user chose wins over the browser's.
+    "accounts.middleware.UserLanguageMiddleware",
     # Remembers the address the site is reached at, for links in emails.
     "wecsite.siteurl.RememberOriginMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its answer.
@@ -186,7 +187,9 @@ LOGOUT_REDIRECT_URL = "home"
 
 # --- I18N ---------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+# The interface languages (issue 14); catalogues in locale/<lang>/LC_MESSAGES.
+# Each name is written in its own language, so a reader finds their own.
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ru", "Русский"), ("pl", "Polski")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
