@@ -167,6 +167,7 @@ class Notification(models.Model):
         CHALLENGE_ANSWER = "challenge_answer", _("Answer to a challenge")
         DRAW_OFFER = "draw_offer", _("Draw offer")
         CHAT = "chat", _("Chat message")
+        REMINDER = "reminder", _("Time is running out")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")

@@ -181,7 +181,8 @@ def _notify(game: Game, user, kind: str) -> Notification | None:
         return None
     note = Notification.objects.create(user=user, game=game, kind=kind)
     user_id, game_id, note_id = user.pk, game.pk, note.pk
-    wants_email = bool(user.email_on_turn and user.email)
+    # A user who chose the daily digest gets one email a day instead (tasks.send_digests).
+    wants_email = bool(user.email_on_turn and user.email and not getattr(user, "email_digest", False))
     transaction.on_commit(lambda: broadcast_notification(user_id, game_id, kind))
     if wants_email:
         transaction.on_commit(lambda: _enqueue_email(note_id))

@@ -301,3 +301,36 @@ __all__ = [
     "report_chat",
     "set_chat_muted",
 ]
+
+
+# --- reminders -------------------------------------------------------------------------
+
+
+def send_reminders(now=None) -> int:
+    """Remind each player whose deadline falls within WEC_REMINDER_HOURS (in
+    the site and, as they chose, by email), once per turn.  The moment depends
+    only on the deadline, which both players see."""
+    from datetime import timedelta
+
+    now = now or timezone.now()
+    horizon = now + timedelta(hours=float(settings.WEC_REMINDER_HOURS))
+    sent = 0
+    due = (
+        Seat.objects.filter(deadline__gt=now, deadline__lte=horizon, game__status=Game.Status.ACTIVE)
+        .select_related("user", "game")
+        .exclude(user__isnull=True)
+        .exclude(user__is_ai=True)
+    )
+    for seat in due:
+        game = seat.game
+        if seat.color != game.to_move:
+            continue
+        with transaction.atomic():
+            already = Notification.objects.filter(
+                user=seat.user, game=game, kind=Notification.Kind.REMINDER, created__gte=game.turn_started
+            ).exists()
+            if already:
+                continue
+            _notify(game, seat.user, Notification.Kind.REMINDER)
+            sent += 1
+    return sent

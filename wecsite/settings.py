@@ -166,7 +166,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.top_up_vacation",
         "schedule": 3600.0,
     },
+    # The club: reminders before a timeout, and the daily digest.
+    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 3600.0},
+    "send-digests": {"task": "games.tasks.send_digests", "schedule": 86400.0},
 }
+# Remind a player this many hours before their time runs out.
+WEC_REMINDER_HOURS = float(os.environ.get("WEC_REMINDER_HOURS", "24"))
 
 # --- Auth ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

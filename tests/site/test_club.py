@@ -325,3 +325,40 @@ def test_rating_plot_points():
     assert selectors.rating_plot([]) is None
     plot = selectors.rating_plot([1520.0, 1480.0])
     assert len(plot["points"].split()) == 3 and plot["low"] == 1480 and plot["high"] == 1520
+
+
+# --- reminders and digests ---------------------------------------------------------------
+
+
+def test_a_reminder_before_the_timeout_once_per_turn(game, alice, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    alice.email_on_turn = True
+    alice.save()
+    mail.outbox = []
+    assert services_club.send_reminders() == 0  # three days left
+    Seat.objects.filter(game=game, color="black").update(deadline=timezone.now() + timedelta(hours=5))
+    assert services_club.send_reminders() == 1
+    assert services_club.send_reminders() == 0  # once per turn
+    note = Notification.objects.get(user=alice, kind="reminder")
+    assert note.game_id == game.pk and not Notification.objects.filter(user=bob, kind="reminder").exists()
+
+
+def test_the_daily_digest_replaces_the_emails(game, alice, bob, django_capture_on_commit_callbacks):
+    from games import tasks
+    from games.notifications import send_digest_for
+
+    bob.email_on_turn, bob.email_digest = True, True
+    bob.save()
+    engine = get_game_engine()
+    mail.outbox = []
+    with django_capture_on_commit_callbacks(execute=True):
+        state = selectors.load_state(game)
+        services.submit_action(game.pk, alice, next(a for a in engine.legal_actions(state) if a["type"] == "move"))
+        services.submit_action(game.pk, alice, {"type": "end_turn"})
+    assert mail.outbox == []  # no email per move
+    assert tasks.send_digests() == 1
+    assert len(mail.outbox) == 1 and f"/games/{game.pk}/" in mail.outbox[0].body
+    assert send_digest_for(bob.pk) == 0  # nothing new
