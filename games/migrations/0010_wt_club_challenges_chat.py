@@ -51,7 +51,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='notification',
             name='kind',
-            field=models.CharField(choices=[('your_turn', 'Your turn'), ('new_game', 'New game'), ('game_over', 'Game over'), ('challenge', 'Challenge'), ('challenge_answer', 'Answer to a challenge'), ('draw_offer', 'Draw offer'), ('chat', 'Chat message')], max_length=20, verbose_name='kind'),
+            field=models.CharField(choices=[('your_turn', 'Your turn'), ('new_game', 'New game'), ('game_over', 'Game over'), ('challenge', 'Challenge'), ('challenge_answer', 'Answer to a challenge'), ('draw_offer', 'Draw offer'), ('chat', 'Chat message'), ('reminder', 'Time is running out')], max_length=20, verbose_name='kind'),
         ),
         migrations.CreateModel(
             name='ChatMessage',
