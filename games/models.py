@@ -201,3 +201,20 @@ class ChatMessage(models.Model):
 
     def __str__(self):
         return f"{self.game_id}:{self.author_id}:{self.pk}"
+
+
+class Scenario(models.Model):
+    """A named starting position from the board editor (the engine's scenario
+    document).  Private to its owner unless public."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scenarios")
+    name = models.CharField(_("name"), max_length=80)
+    public = models.BooleanField(_("public"), default=False)
+    document = models.JSONField(_("scenario document"))
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self):
+        return self.name

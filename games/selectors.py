@@ -501,3 +501,32 @@ def leaderboard(limit: int = 100) -> list:
         .distinct()
         .order_by("-rating", "rating_deviation", "username")[:limit]
     )
+
+
+def scenarios_for(user) -> list:
+    """Scenarios `user` may use: their own and everyone's public ones."""
+    from django.db.models import Q
+
+    from .models import Scenario
+
+    qs = Scenario.objects.select_related("owner")
+    if user is not None and user.is_authenticated:
+        qs = qs.filter(Q(public=True) | Q(owner=user))
+    else:
+        qs = qs.filter(public=True)
+    return list(qs)
+
+
+def scenario_document(source: str, user) -> tuple[str, dict] | None:
+    """(name, document) of `source`: "shipped:<key>" or "id:<n>" (own or public)."""
+    from .models import Scenario
+    from .scenario_text import SHIPPED, shipped_document
+
+    kind, _sep, key = (source or "").partition(":")
+    if kind == "shipped" and key in SHIPPED:
+        return str(SHIPPED[key][0]), shipped_document(key)
+    if kind == "id" and key.isdigit():
+        scenario = Scenario.objects.filter(pk=int(key)).first()
+        if scenario and (scenario.public or (user.is_authenticated and scenario.owner_id == user.pk)):
+            return scenario.name, scenario.document
+    return None

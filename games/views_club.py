@@ -367,3 +367,90 @@ def player_profile(request, username: str):
 @require_GET
 def leaderboard(request):
     return render(request, "games/leaderboard.html", {"players": selectors.leaderboard()})
+
+
+# --- board editor and scenarios ---------------------------------------------------------
+
+
+def _preview(doc: dict):
+    """The whole position as the author wrote it (the author knows it all)."""
+    from .board import build_board
+
+    view = {
+        "pieces": [dict(p, stun=0) for p in doc.get("pieces", [])],
+        "articles": doc.get("articles", []),
+        "reinforcements": doc.get("reinforcements", []),
+        "projectiles": [],
+        "markers": [],
+    }
+    return build_board(view, "black")
+
+
+@login_required
+def scenario_editor(request):
+    """Write a position, check it with the engine, save it, start a game from it."""
+    from .scenario_text import SHIPPED, ScenarioTextError, check, parse, to_text
+
+    context = {"shipped": [(key, title) for key, (title, _t) in SHIPPED.items()],
+               "scenarios": selectors.scenarios_for(request.user)}
+    status = 200
+    if request.method == "POST":
+        text = request.POST.get("text", "")[:20000]
+        context.update({"text": text, "name": request.POST.get("name", ""), "public": bool(request.POST.get("public"))})
+        try:
+            doc = parse(text)
+            check(doc)
+            context["board"] = _preview(doc)
+            if request.POST.get("what") == "save":
+                scenario = services_club.save_scenario(
+                    owner=request.user, name=context["name"], text=text, public=context["public"]
+                )
+                return redirect(f"{reverse('scenario_editor')}?from=id:{scenario.pk}")
+            context["checked"] = True
+        except ScenarioTextError as exc:
+            context["error"], context["error_square"] = exc.message, exc.square
+            status = 400
+        except services.GameError as exc:
+            context["error"] = exc.message
+            status = exc.status
+    else:
+        found = selectors.scenario_document(request.GET.get("from", "shipped:standard"), request.user)
+        if found is None:
+            raise Http404
+        name, doc = found
+        context.update({"text": to_text(doc), "name": name, "board": _preview(doc),
+                        "source": request.GET.get("from", "shipped:standard")})
+    context["form"] = NewGameForm()
+    return render(request, "games/scenarios.html", context, status=status)
+
+
+@login_required
+@require_POST
+@rate_limited("challenge")
+def scenario_start(request):
+    """A challenge, seek or AI game from a scenario."""
+    found = selectors.scenario_document(request.POST.get("source", ""), request.user)
+    if found is None:
+        raise Http404
+    _name, doc = found
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, services.InvalidRequest(_answer_error_form(form)))
+    try:
+        game = services.create_game(
+            creator=request.user,
+            opponent=form.cleaned_data["opponent"],
+            username=form.cleaned_data.get("username", ""),
+            color=form.cleaned_data["color"],
+            days_per_move=form.cleaned_data["days_per_move"],
+            scenario=doc,
+            as_challenge=True,
+            competitive=form.cleaned_data["kind"] != "friendly",
+        )
+    except services.GameError as exc:
+        return _refused(request, exc)
+    return redirect("game_detail", game_id=game.pk)
+
+
+def _answer_error_form(form) -> str:
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
