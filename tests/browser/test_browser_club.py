@@ -99,3 +99,27 @@ def test_the_language_switch(new_page, shot):
     page.select_option("#lang-select", "pl")
     page.click("#lang-go")
     expect(page.locator("nav")).to_contain_text("Moje partie")
+
+
+def test_the_editor_saves_a_scenario_and_a_game_starts_from_it(new_page, shot):
+    page = new_page()
+    sign_up(page, "erin_club")
+    page.goto("/scenarios/")
+    page.fill("#scenario-text", "piece black king 1 1\npiece black tank 5 5\npiece black tank 5 5\npiece black tank 5 5\npiece white king 10 10\n")
+    page.click("#check-scenario")
+    expect(page.locator("#editor-error")).to_contain_text("Square 5,5:")
+    page.fill(
+        "#scenario-text",
+        "to_move black\npiece black king 1 1\npiece black tank 3 3 ground hand=right articles=bike\npiece white king 10 10\n",
+    )
+    page.fill("#scenario-name", "Bike lesson")
+    page.click("#save-scenario")
+    expect(page.locator("#scenario-list")).to_contain_text("Bike lesson")
+    expect(page.locator("#editor .tok")).to_have_count(3)
+    shot(page, "25-editor-saved")
+    page.check("#scenario-start input[name=opponent][value=ai]")
+    page.select_option("#scenario-start select[name=color]", "black")
+    page.click("#start-from-scenario")
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("#board .board .tok")).to_have_count(3)
+    shot(page, "26-game-from-scenario")
