@@ -41,4 +41,6 @@ def test_a_win_never_lowers_and_a_loss_never_raises(player, opponent):
     drawn = rate(player, [(opponent, 0.5)])
     assert lost.rating <= drawn.rating <= won.rating
     assert won.rating >= player.rating >= lost.rating
-    assert 0 < won.deviation <= math.sqrt(player.deviation**2 + (player.volatility * 173.7178) ** 2) + 1e-6
+    # A game never widens the deviation beyond the pre-period one (Glickman's
+    # step 6, with the new volatility): step 7 can only narrow it.
+    assert 0 < won.deviation <= math.sqrt(player.deviation**2 + (won.volatility * 173.7178) ** 2) + 1e-6
