@@ -64,7 +64,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "time_zone", "email_on_turn", "on_vacation")
+        fields = ("display_name", "email", "time_zone", "email_on_turn", "email_digest", "on_vacation")
         labels = {
             "display_name": _("Display name"),
             "email": _("Email"),

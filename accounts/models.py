@@ -43,6 +43,15 @@ class User(AbstractUser):
     # all of the user's games until then.
     vacation_paid_until = models.DateTimeField(_("vacation paid until"), null=True, blank=True)
     email_on_turn = models.BooleanField(_("email me when it is my turn"), default=False)
+    # The club (issue 14): one email a day listing what happened, instead of
+    # one per notification.
+    email_digest = models.BooleanField(_("send one daily digest instead of an email per move"), default=False)
+    # The interface language the user chose ("" = the browser's).
+    language = models.CharField(_("language"), max_length=8, blank=True, default="")
+    # Glicko-2 rating for competitive games (Glickman's scale: 1500 / 350 / 0.06).
+    rating = models.FloatField(_("rating"), default=1500.0)
+    rating_deviation = models.FloatField(_("rating deviation"), default=350.0)
+    rating_volatility = models.FloatField(_("rating volatility"), default=0.06)
 
     class Meta:
         verbose_name = _("user")
@@ -74,3 +83,20 @@ class User(AbstractUser):
         if self.display_name:
             return f"{self.display_name} (@{self.username})"
         return self.username
+
+
+class RatingChange(models.Model):
+    """A user's rating after one rated game ended (the profile's plot)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="rating_changes")
+    game_id = models.PositiveIntegerField(_("game"))
+    rating = models.FloatField(_("rating"))
+    rating_deviation = models.FloatField(_("rating deviation"))
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "created", "pk"]
+        constraints = [models.UniqueConstraint(fields=["user", "game_id"], name="one_rating_change_per_game")]
+
+    def __str__(self):
+        return f"{self.user_id}@{self.game_id}={self.rating:.0f}"

@@ -1,10 +1,12 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import views, views_i18n
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("language/", views_i18n.set_language, name="set_language"),
+    path("timezone/", views_i18n.detect_time_zone, name="detect_time_zone"),
     path("profile/", views.profile, name="profile"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from .models import Seat
-from .services import group_name, user_group_name
+from .services import group_name, lobby_group_name, user_group_name
 
 MAX_FRAME_CHARS = 1000
 
@@ -82,7 +82,18 @@ class NotificationConsumer(_GroupConsumer):
             return
         self.group = user_group_name(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # Also the lobby: open seeks are public, and the message says only
+        # that they changed ({"type": "lobby"}).
+        await self.channel_layer.group_add(lobby_group_name(), self.channel_name)
         await self.accept()
+
+    async def disconnect(self, code):
+        await super().disconnect(code)
+        if self.group:
+            await self.channel_layer.group_discard(lobby_group_name(), self.channel_name)
 
     async def user_notify(self, event):
         await self.send_json({"type": "notify", "kind": str(event["kind"]), "game": int(event["game"])})
+
+    async def lobby_changed(self, event):
+        await self.send_json({"type": "lobby"})

@@ -30,8 +30,29 @@ class NewGameForm(forms.Form):
         choices=clock_choices,
         initial=lambda: str(settings.WEC_DEFAULT_DAYS_PER_MOVE),
         required=False,
-        help_text=_("Games against the server AI have no clock."),
+        help_text=_("Games against the server AI have no clock unless you ask for one."),
     )
+
+    KINDS = [("competitive", _("Competitive (rated; fixed options, no undo)")), ("friendly", _("Friendly (unrated)"))]
+    AI_LEVELS = [("easy", _("Easy"))]
+    kind = forms.ChoiceField(label=_("Kind of game"), choices=KINDS, initial="competitive", required=False)
+    ai_level = forms.ChoiceField(label=_("AI level"), choices=AI_LEVELS, initial="easy", required=False)
+    ai_clock = forms.BooleanField(label=_("Give my game against the AI a clock"), required=False)
+
+    increment_hours = forms.IntegerField(
+        label=_("Bank clock: hours added after each turn"),
+        min_value=0,
+        max_value=336,
+        required=False,
+        help_text=_("Leave empty for a plain time per move. With it, the time per move is each player's starting bank."),
+    )
+    bank_cap_days = forms.IntegerField(label=_("Bank clock: most days the bank may hold"), min_value=1, max_value=60, required=False)
+
+    def clean_kind(self):
+        return self.cleaned_data.get("kind") or "competitive"
+
+    def clean_ai_level(self):
+        return self.cleaned_data.get("ai_level") or "easy"
 
     def clean_days_per_move(self):
         value = self.cleaned_data.get("days_per_move")

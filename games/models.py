@@ -15,6 +15,9 @@ def other_color(color: str) -> str:
 class Game(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("Open seek")
+        # A direct challenge waiting for the named player's answer: no clock
+        # runs and nobody moves until it is accepted.
+        CHALLENGE = "challenge", _("Challenge")
         ACTIVE = "active", _("In progress")
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
@@ -42,6 +45,24 @@ class Game(models.Model):
     # operators must look (admin filter), and the players see a neutral notice.
     needs_attention = models.BooleanField(_("needs attention"), default=False)
     attention_note = models.CharField(_("attention note"), max_length=200, blank=True, default="")
+    # The club (issue 14).  Competitive games have fixed options, censored
+    # records and count for ratings; friendly ones allow undo requests.
+    competitive = models.BooleanField(_("competitive"), default=True)
+    # The server AI's strength for games against it ("easy" is the only one yet).
+    ai_level = models.CharField(_("AI level"), max_length=16, blank=True, default="")
+    # A pending change to a challenge's terms, waiting for the other player's
+    # approval: {"by": colour, "options": {...}, "days_per_move": n|None, "swap": bool}.
+    proposal = models.JSONField(_("proposed change"), null=True, blank=True)
+    # The colour that offered a draw, while the offer stands ("" = none).
+    draw_offer = models.CharField(_("draw offered by"), max_length=8, blank=True, default="")
+    # Bank-plus-increment clock (as Little Golem and SchemingMind): when
+    # `increment_hours` is set, `days_per_move` is each player's starting bank;
+    # a player's turn may use all of the bank, and each finished turn adds the
+    # increment, up to `bank_cap_days`.  Unset: a plain per-move clock.
+    increment_hours = models.PositiveSmallIntegerField(_("increment (hours)"), null=True, blank=True)
+    bank_cap_days = models.PositiveSmallIntegerField(_("bank cap (days)"), null=True, blank=True)
+    # The starting document when the game starts from a saved scenario.
+    scenario = models.JSONField(_("starting scenario"), null=True, blank=True)
 
     class Meta:
         ordering = ["-updated"]
@@ -57,6 +78,10 @@ class Game(models.Model):
     @property
     def has_clock(self) -> bool:
         return self.days_per_move is not None
+
+    @property
+    def has_bank(self) -> bool:
+        return self.days_per_move is not None and self.increment_hours is not None
 
 
 class Seat(models.Model):
@@ -75,6 +100,11 @@ class Seat(models.Model):
     # actions too.  `view_digest` is the hash of what the player was last shown.
     version = models.PositiveIntegerField(_("view version"), default=0)
     view_digest = models.CharField(_("view digest"), max_length=64, blank=True, default="")
+    # Bank clocks: the time this player had left when their last turn ended
+    # (the increment included); None before their first turn (a full bank).
+    bank_seconds = models.PositiveIntegerField(_("bank left (seconds)"), null=True, blank=True)
+    # This player muted the game's chat (they see no more of the other's messages).
+    chat_muted = models.BooleanField(_("chat muted"), default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "color"], name="unique_seat_color")]
@@ -139,10 +169,15 @@ class Notification(models.Model):
         YOUR_TURN = "your_turn", _("Your turn")
         NEW_GAME = "new_game", _("New game")
         GAME_OVER = "game_over", _("Game over")
+        CHALLENGE = "challenge", _("Challenge")
+        CHALLENGE_ANSWER = "challenge_answer", _("Answer to a challenge")
+        DRAW_OFFER = "draw_offer", _("Draw offer")
+        CHAT = "chat", _("Chat message")
+        REMINDER = "reminder", _("Time is running out")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
-    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     created = models.DateTimeField(_("created"), auto_now_add=True)
     read = models.BooleanField(_("read"), default=False)
     # Set when the email went out (so a retried task does not send it twice).
@@ -190,3 +225,38 @@ class GameState(models.Model):
 
     def __str__(self):
         return f"{self.game_id}@{self.seq}"
+
+
+class ChatMessage(models.Model):
+    """One line of a game's chat: between the two players while the game runs;
+    spectators may read it once the game has ended."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(_("text"), max_length=500)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    # Reported to the operators by the other player (they see it in the admin).
+    reported = models.BooleanField(_("reported"), default=False)
+
+    class Meta:
+        ordering = ["game", "created", "pk"]
+
+    def __str__(self):
+        return f"{self.game_id}:{self.author_id}:{self.pk}"
+
+
+class Scenario(models.Model):
+    """A named starting position from the board editor (the engine's scenario
+    document).  Private to its owner unless public."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scenarios")
+    name = models.CharField(_("name"), max_length=80)
+    public = models.BooleanField(_("public"), default=False)
+    document = models.JSONField(_("scenario document"))
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self):
+        return self.name

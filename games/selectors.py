@@ -71,6 +71,11 @@ def user_games(user):
         game.my_turn = game.status == Game.Status.ACTIVE and game.to_move == mine.color
         to_move = seat_by_color(game, game.to_move)
         game.deadline = to_move.deadline if to_move and game.status == Game.Status.ACTIVE else None
+        # "won" / "lost" / "drawn" for an ended game, from the user's side.
+        game.my_outcome = ""
+        if game.status == Game.Status.FINISHED and game.result:
+            winner = game.result.get("winner")
+            game.my_outcome = "drawn" if winner is None else ("won" if winner == mine.color else "lost")
         result.append(game)
     result.sort(key=lambda g: (not g.my_turn, g.status != Game.Status.ACTIVE))
     return result
@@ -212,6 +217,10 @@ def view_digest(game: Game, seats, state, color: str) -> str:
         "result": game.result,
         "to_move": game.to_move,
         "days_per_move": game.days_per_move,
+        # Club: a standing draw offer and a challenge's pending change are
+        # seen by both players.
+        "draw_offer": game.draw_offer,
+        "proposal": game.proposal,
         "seats": sorted(
             (s.color, s.user_id, s.deadline.isoformat() if s.deadline else None) for s in seats
         ),
@@ -335,3 +344,199 @@ def move_options(
         key = (int(to[0]), int(to[1]), str(to[2]))
         options.targets.setdefault(key, []).append(Choice(action=action, label=describe_action(action, names)))
     return options
+
+
+# --- the club (issue 14) ---------------------------------------------------------
+
+
+def chat_messages(game: Game, user) -> list:
+    """The game's chat as `user` may read it: the players always (a player who
+    muted the chat sees only their own lines); anyone else only once the game
+    has ended.  None when `user` may not read it."""
+    from .models import ChatMessage
+
+    seat = seat_for(game, user)
+    if seat is None and game.status != Game.Status.FINISHED:
+        return None
+    qs = ChatMessage.objects.filter(game=game).select_related("author")
+    if seat is not None and seat.chat_muted:
+        qs = qs.filter(author_id=user.pk)
+    return list(qs)
+
+
+def challenges_for(user) -> list:
+    """Challenges waiting for `user`'s answer or for their opponent's."""
+    games = (
+        Game.objects.filter(status=Game.Status.CHALLENGE, seats__user=user)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .distinct()
+        .order_by("-created")
+    )
+    out = []
+    for game in games:
+        mine = seat_for(game, user)
+        other = next((s for s in game.seats.all() if s.pk != mine.pk), None)
+        game.my_color = mine.color
+        game.opponent = other.user if other else None
+        game.incoming = game.created_by_id != user.pk
+        out.append(game)
+    return out
+
+
+# --- spectators ----------------------------------------------------------------------
+
+_PUBLIC_PIECE_KEYS = ("type", "color", "row", "col", "level", "articles", "stun", "hand")
+_PUBLIC_PROJECTILE_KEYS = ("kind", "color", "row", "col", "level", "direction")
+
+
+def public_view(game: Game, state) -> dict:
+    """What neither player hides, for spectators of a running game.
+
+    Built only from the two players' own views: each colour's pieces,
+    projectiles and waiting reinforcements exactly as the *enemy* sees them
+    (so a piece shows only when both colours see it: its owner always does),
+    with no ids, cooldowns, Transports, homing targets or strengths; the
+    Articles on the ground (in both views); no markers, no Turn in progress and
+    no record lines (the censored records differ between the colours).  Only
+    the side to move and the turn number, which both players see, go with it."""
+    engine = get_game_engine(game.engine)
+    views = {color: engine.view(state, color) for color in ("black", "white")}
+    enemy = {"black": "white", "white": "black"}
+
+    def seen_by_enemy(key: str, keys: tuple | None) -> list:
+        out = []
+        for color in ("black", "white"):
+            for item in views[enemy[color]].get(key, []):
+                if item.get("color") != color:
+                    continue
+                out.append({k: item[k] for k in keys if k in item} if keys else {
+                    k: item[k] for k in ("color", "row", "col") if k in item
+                })
+        return out
+
+    articles_black = sorted(json.dumps(a, sort_keys=True) for a in views["black"].get("articles", []))
+    articles_white = sorted(json.dumps(a, sort_keys=True) for a in views["white"].get("articles", []))
+    # Both views list every Article on the ground; keep only what both agree on.
+    common = [json.loads(a) for a in articles_black if a in set(articles_white)]
+    return {
+        "color": None,
+        "to_move": views["black"]["to_move"],
+        "turn_number": views["black"]["turn_number"],
+        "options": views["black"]["options"],
+        "turn": {},
+        "pieces": seen_by_enemy("pieces", _PUBLIC_PIECE_KEYS),
+        "articles": common,
+        "projectiles": seen_by_enemy("projectiles", _PUBLIC_PROJECTILE_KEYS),
+        "reinforcements": seen_by_enemy("reinforcements", None),
+        "markers": [],
+        "outcome": None,
+        "history": [],
+    }
+
+
+def archive(limit: int = 100) -> list:
+    """Finished games, newest first, with both players."""
+    games = (
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by(F("turn_started").desc(nulls_last=True), "-pk")[:limit]
+    )
+    out = []
+    for game in games:
+        game.players = {s.color: s.user for s in game.seats.all()}
+        out.append(game)
+    return out
+
+
+def watchable_games(limit: int = 100) -> list:
+    """Running games anyone may watch."""
+    games = (
+        Game.objects.filter(status=Game.Status.ACTIVE)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by(F("turn_started").desc(nulls_last=True), "-pk")[:limit]
+    )
+    out = []
+    for game in games:
+        game.players = {s.color: s.user for s in game.seats.all()}
+        out.append(game)
+    return out
+
+
+# --- people ------------------------------------------------------------------------
+
+
+def player_record(user) -> dict:
+    """A player's finished games and results (won / lost / drawn) and rating history."""
+    finished = Game.objects.filter(seats__user=user, status=Game.Status.FINISHED).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    ).distinct().order_by(F("turn_started").desc(nulls_last=True), "-pk")
+    counts = {"won": 0, "lost": 0, "drawn": 0}
+    games = []
+    for game in finished:
+        mine = seat_for(game, user)
+        winner = (game.result or {}).get("winner")
+        outcome = "drawn" if winner is None else ("won" if winner == mine.color else "lost")
+        counts[outcome] += 1
+        other = next((s for s in game.seats.all() if s.pk != mine.pk), None)
+        game.my_color, game.my_outcome, game.opponent = mine.color, outcome, other.user if other else None
+        games.append(game)
+    running = Game.objects.filter(seats__user=user, status=Game.Status.ACTIVE).distinct().count()
+    history = list(user.rating_changes.order_by("created", "pk").values_list("rating", flat=True))
+    return {"games": games[:50], "counts": counts, "running": running, "ratings": history}
+
+
+def rating_plot(ratings: list[float], width: int = 320, height: int = 120) -> dict | None:
+    """The points of an SVG polyline for a rating history (drawn server-side:
+    no scripts), with the axis labels.  None when there is nothing to draw."""
+    if not ratings:
+        return None
+    values = [1500.0, *ratings]
+    low, high = min(values), max(values)
+    span = max(high - low, 1.0)
+    pad = 6
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+    points = " ".join(
+        f"{pad + i * step:.1f},{pad + (high - v) / span * (height - 2 * pad):.1f}" for i, v in enumerate(values)
+    )
+    return {"points": points, "width": width, "height": height, "low": round(low), "high": round(high)}
+
+
+def leaderboard(limit: int = 100) -> list:
+    """Players with at least one rated game, best rating first."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    return list(
+        User.objects.filter(is_active=True, is_ai=False, rating_changes__isnull=False)
+        .distinct()
+        .order_by("-rating", "rating_deviation", "username")[:limit]
+    )
+
+
+def scenarios_for(user) -> list:
+    """Scenarios `user` may use: their own and everyone's public ones."""
+    from django.db.models import Q
+
+    from .models import Scenario
+
+    qs = Scenario.objects.select_related("owner")
+    if user is not None and user.is_authenticated:
+        qs = qs.filter(Q(public=True) | Q(owner=user))
+    else:
+        qs = qs.filter(public=True)
+    return list(qs)
+
+
+def scenario_document(source: str, user) -> tuple[str, dict] | None:
+    """(name, document) of `source`: "shipped:<key>" or "id:<n>" (own or public)."""
+    from .models import Scenario
+    from .scenario_text import SHIPPED, shipped_document
+
+    kind, _sep, key = (source or "").partition(":")
+    if kind == "shipped" and key in SHIPPED:
+        return str(SHIPPED[key][0]), shipped_document(key)
+    if kind == "id" and key.isdigit():
+        scenario = Scenario.objects.filter(pk=int(key)).first()
+        if scenario and (scenario.public or (user.is_authenticated and scenario.owner_id == user.pk)):
+            return scenario.name, scenario.document
+    return None

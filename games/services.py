@@ -150,6 +150,22 @@ def broadcast_notification(user_id: int, game_id: int, kind: str) -> None:
         logger.exception("notification broadcast to user %s failed", user_id)
 
 
+def lobby_group_name() -> str:
+    return f"{settings.WEC_REDIS_PREFIX}.lobby"
+
+
+def broadcast_lobby() -> None:
+    """Tell every signed-in lobby page that the open seeks changed (seeks are
+    public: the message carries nothing but its type)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(lobby_group_name(), {"type": "lobby.changed"})
+    except Exception:
+        logger.exception("lobby broadcast failed")
+
+
 def _enqueue_email(notification_id: int) -> None:
     from .tasks import send_notification_email
 
@@ -166,7 +182,8 @@ def _notify(game: Game, user, kind: str) -> Notification | None:
         return None
     note = Notification.objects.create(user=user, game=game, kind=kind)
     user_id, game_id, note_id = user.pk, game.pk, note.pk
-    wants_email = bool(user.email_on_turn and user.email)
+    # A user who chose the daily digest gets one email a day instead (tasks.send_digests).
+    wants_email = bool(user.email_on_turn and user.email and not getattr(user, "email_digest", False))
     transaction.on_commit(lambda: broadcast_notification(user_id, game_id, kind))
     if wants_email:
         transaction.on_commit(lambda: _enqueue_email(note_id))
@@ -193,12 +210,52 @@ def _set_clocks(game: Game, seats: list[Seat], now: datetime | None = None) -> N
     """The side to move's deadline starts now (days_per_move from now); the
     other side has none.  A game without a clock, or not in progress, has none."""
     now = now or timezone.now()
+    if game.has_bank:
+        _set_bank_clocks(game, seats, now)
+        return
     for seat in seats:
         running = game.status == Game.Status.ACTIVE and game.has_clock and seat.color == game.to_move
         deadline = now + timedelta(days=game.days_per_move) if running else None
         if seat.deadline != deadline:
             seat.deadline = deadline
             Seat.objects.filter(pk=seat.pk).update(deadline=deadline)
+
+
+def bank_after_turn(game: Game, bank_at_start: int | None, deadline: datetime, now: datetime) -> int:
+    """The bank (seconds) a player keeps after ending a turn at `now` whose
+    time ran out at `deadline`: what was left plus the increment, at most the
+    cap.  What is left is never more than the bank the turn started with
+    (`bank_at_start`): when vacation moved the deadline past an exhausted bank
+    (enforce_deadline sets that bank to 0), the vacation days paid for the
+    overrun and the player keeps only the increment."""
+    left = max(0, int((deadline - now).total_seconds()))
+    if bank_at_start is not None:
+        left = min(left, int(bank_at_start))
+    bank = left + int(game.increment_hours or 0) * 3600
+    if game.bank_cap_days is not None:
+        bank = min(bank, int(game.bank_cap_days) * 86400)
+    return bank
+
+
+def _set_bank_clocks(game: Game, seats: list[Seat], now: datetime) -> None:
+    """Bank clocks: the side that just ended its turn banks its time left plus
+    the increment; the side to move gets its whole bank as its deadline."""
+    active = game.status == Game.Status.ACTIVE
+    for seat in seats:
+        running = active and seat.color == game.to_move
+        bank = seat.bank_seconds
+        deadline = seat.deadline
+        if not running:
+            if deadline is not None and active:
+                bank = bank_after_turn(game, bank, deadline, now)
+            deadline = None
+        elif deadline is None:
+            if bank is None:
+                bank = int(game.days_per_move) * 86400
+            deadline = now + timedelta(seconds=bank)
+        if (bank, deadline) != (seat.bank_seconds, seat.deadline):
+            seat.bank_seconds, seat.deadline = bank, deadline
+            Seat.objects.filter(pk=seat.pk).update(bank_seconds=bank, deadline=deadline)
 
 
 def _schedule_ai_if_needed(game: Game) -> None:
@@ -298,6 +355,30 @@ def _resolve_days(days_per_move, opponent: str) -> int | None:
     return days
 
 
+def _resolve_increment(hours) -> int | None:
+    if hours in (None, ""):
+        return None
+    try:
+        hours = int(hours)
+    except (TypeError, ValueError):
+        hours = -1
+    if not 0 <= hours <= 24 * 14:
+        raise InvalidRequest(_("The increment must be between 0 and 336 hours."))
+    return hours
+
+
+def _resolve_cap(days, bank_days: int) -> int | None:
+    if days in (None, ""):
+        return None
+    try:
+        days = int(days)
+    except (TypeError, ValueError):
+        days = -1
+    if not bank_days <= days <= 60:
+        raise InvalidRequest(_("The bank cap must be at least the starting bank and at most 60 days."))
+    return days
+
+
 @transaction.atomic
 def create_game(
     *,
@@ -308,17 +389,28 @@ def create_game(
     options=None,
     scenario=None,
     days_per_move=_DEFAULT,
+    as_challenge: bool = False,
+    competitive: bool = True,
+    increment_hours: int | None = None,
+    bank_cap_days: int | None = None,
+    ai_level: str = "easy",
+    ai_clock: bool = False,
 ) -> Game:
     """Start a game.  `opponent` is "user" (with `username`), "open" (a seek) or "ai".
 
     `days_per_move` is the clock: one of WEC_DAYS_PER_MOVE_CHOICES, or None for
     no clock (default WEC_DEFAULT_DAYS_PER_MOVE; games against the AI never
     have one).  `scenario` (optional) is a board-editor document for the
-    engine's load_scenario; without it the standard game with `options` is set up."""
+    engine's load_scenario; without it the standard game with `options` is set up.
+
+    `as_challenge` (the lobby's direct challenges): the named player must
+    accept first (status CHALLENGE, no clock running until then; see
+    games.services_club).  `competitive` False makes a friendly game.  Against
+    the AI (also when it is named as the user) there is no clock unless
+    `ai_clock`; `ai_level` is stored for the AI task."""
     User = get_user_model()
     options = dict(options or {})
     my_color = _resolve_color(color)
-    days = _resolve_days(days_per_move, opponent)
     opponent_user = None
     if opponent == "user":
         username = (username or "").strip()
@@ -327,24 +419,45 @@ def create_game(
             raise InvalidRequest(_("There is no player called “%(name)s”.") % {"name": username})
         if opponent_user.pk == creator.pk:
             raise InvalidRequest(_("You cannot challenge yourself."))
-    elif opponent == "ai":
+        if opponent_user.is_ai:
+            # Naming the AI account is a game against the AI, with its rules.
+            opponent = "ai"
+            as_challenge = False
+    if opponent == "ai" and ai_clock:
+        days = _resolve_days(days_per_move, "user")
+    else:
+        days = _resolve_days(days_per_move, opponent)
+    if opponent == "ai":
         opponent_user = get_ai_user()
-    elif opponent != "open":
+    elif opponent not in ("open", "user"):
         raise InvalidRequest(_("Choose an opponent."))
 
     if scenario is not None and not options:
         options = dict(scenario.get("options") or {})
     # Correspondence games are competitive: options are fixed, there is no
     # Undo, and each player's history leaves out what that player never saw.
-    options["competitive"] = True
+    # A friendly game (competitive=False) keeps the engine's undo.
+    competitive = bool(competitive)
+    options["competitive"] = competitive
     if scenario is not None:
-        scenario = {**scenario, "options": {**(scenario.get("options") or {}), "competitive": True}}
+        scenario = {**scenario, "options": {**(scenario.get("options") or {}), "competitive": competitive}}
+    if opponent == "open":
+        status = Game.Status.OPEN
+    elif as_challenge and opponent == "user":
+        status = Game.Status.CHALLENGE
+    else:
+        status = Game.Status.ACTIVE
     game = Game.objects.create(
         engine=settings.WEC_ENGINE_NAME,
         options=options,
-        status=Game.Status.OPEN if opponent == "open" else Game.Status.ACTIVE,
+        status=status,
         created_by=creator,
         days_per_move=days,
+        increment_hours=_resolve_increment(increment_hours) if days is not None else None,
+        bank_cap_days=_resolve_cap(bank_cap_days, days) if days is not None and increment_hours is not None else None,
+        competitive=competitive,
+        ai_level=(ai_level or "easy") if opponent == "ai" else "",
+        scenario=scenario,
     )
     seats = [
         Seat.objects.create(game=game, color=my_color, user=creator),
@@ -356,6 +469,10 @@ def create_game(
     if game.status == Game.Status.ACTIVE:
         _set_clocks(game, seats)
         _notify_start(game, seats, creator)
+    elif game.status == Game.Status.CHALLENGE:
+        _notify(game, opponent_user, Notification.Kind.CHALLENGE)
+    else:
+        transaction.on_commit(broadcast_lobby)
     settle_views(game, seats, state)
     game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
     _schedule_ai_if_needed(game)
@@ -382,6 +499,7 @@ def accept_seek(*, game_id: int, user) -> Game:
     _set_clocks(game, seats)
     _notify_start(game, seats, user)
     settle_views(game, seats)
+    transaction.on_commit(broadcast_lobby)
     game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
     _schedule_ai_if_needed(game)
     return game
@@ -390,10 +508,17 @@ def accept_seek(*, game_id: int, user) -> Game:
 @transaction.atomic
 def cancel_seek(*, game_id: int, user) -> None:
     game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status == Game.Status.CHALLENGE and game.created_by_id == getattr(user, "pk", None):
+        # The challenger withdraws a challenge not yet answered.
+        from .services_club import decline_challenge
+
+        decline_challenge(game_id=game_id, user=user)
+        return
     if game.status != Game.Status.OPEN or not game.seats.filter(user=user).exists():
         raise InvalidRequest(_("You can only withdraw your own open seek."))
     game.status = Game.Status.CANCELLED
     game.save(update_fields=["status", "updated"])
+    transaction.on_commit(broadcast_lobby)
 
 
 def _validate_action(action) -> dict:
@@ -543,10 +668,13 @@ def _submit_action(
             game.result = result
         if result is not None or game.to_move != previous_to_move:
             game.turn_started = timezone.now()
-        game.save(update_fields=["seq", "to_move", "status", "result", "turn_started", "updated"])
+        if game.draw_offer and game.to_move != previous_to_move and game.to_move == game.draw_offer:
+            game.draw_offer = ""  # the other side played on instead of answering: the offer lapsed
+        game.save(update_fields=["seq", "to_move", "status", "result", "turn_started", "updated", "draw_offer"])
         if result is not None:
             _set_clocks(game, seats)  # clears them
             _notify_end(game, seats, actor=seat.user)
+            _game_ended(game, seats)
         elif game.to_move != previous_to_move:
             # The turn passed: the mover's clock stops, the other's starts.
             _set_clocks(game, seats)
@@ -564,6 +692,14 @@ def _submit_action(
         return entry
 
 
+def _game_ended(game: Game, seats: list[Seat]) -> None:
+    """Inside the ending transaction: what the club does when a game ends
+    (ratings of competitive games, a standing draw offer lapses)."""
+    from .services_club import game_ended
+
+    game_ended(game, seats)
+
+
 def _finish(game: Game, seats: list[Seat], result: dict, actor=None) -> None:
     """End a game without touching the engine state (resignation, time): the
     result goes on the Game, the clocks stop, the players are told after commit.
@@ -574,6 +710,7 @@ def _finish(game: Game, seats: list[Seat], result: dict, actor=None) -> None:
     game.save(update_fields=["status", "result", "turn_started", "updated"])
     _set_clocks(game, seats)
     _notify_end(game, seats, actor=actor)
+    _game_ended(game, seats)
     settle_views(game, seats)
 
 
@@ -658,6 +795,10 @@ def enforce_deadline(seat_id: int, now: datetime | None = None) -> str:
             if until is not None:
                 seat.deadline = until
                 Seat.objects.filter(pk=seat.pk).update(deadline=until)
+                if game.has_bank:
+                    # The bank ran out; the vacation pays for the overrun.
+                    seat.bank_seconds = 0
+                    Seat.objects.filter(pk=seat.pk).update(bank_seconds=0)
                 settle_views(game, seats)  # both clocks show the new deadline
                 logger.info("game %s: %s on vacation until %s", game_id, seat.color, until)
                 return DeadlineOutcome.VACATION

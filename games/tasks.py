@@ -295,3 +295,22 @@ def send_notification_email(notification_id: int) -> bool:
     from .notifications import send_email_for
 
     return send_email_for(notification_id)
+
+
+@shared_task(name="games.tasks.send_reminders", ignore_result=True)
+def send_reminders() -> int:
+    """Beat, hourly: remind players whose time runs out soon."""
+    from .services_club import send_reminders as remind
+
+    return remind()
+
+
+@shared_task(name="games.tasks.send_digests", ignore_result=True)
+def send_digests() -> int:
+    """Beat, daily: one email per user who chose the digest, listing what happened."""
+    from django.contrib.auth import get_user_model
+
+    from .notifications import send_digest_for
+
+    users = get_user_model().objects.filter(email_digest=True, is_ai=False).exclude(email="").values_list("pk", flat=True)
+    return sum(1 for pk in users if send_digest_for(pk))

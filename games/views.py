@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, highlights, panels, selectors, services
+from . import boardcache, game_options, highlights, panels, selectors, services
 from . import review as review_data
 from .board import build_board, parse_place, place_key
 from .engine import get_game_engine
@@ -34,6 +34,11 @@ def _refused(request, message: str, status: int, game_id: int | None = None):
     return render(request, "games/refused.html", {"message": message, "back_url": back_url}, status=status)
 
 
+def _posts_options(data) -> bool:
+    """Whether the new-game form came with the game options section."""
+    return any(key.startswith("opt_") for key in data)
+
+
 def home(request):
     if not request.user.is_authenticated:
         return render(request, "games/landing.html")
@@ -41,6 +46,7 @@ def home(request):
         "games": selectors.user_games(request.user),
         "seeks": selectors.open_seeks(request.user),
         "form": NewGameForm(),
+        "option_groups": game_options.grouped_fields(game_options.options_form_class()()),
     }
     return render(request, "games/home.html", context)
 
@@ -60,13 +66,16 @@ def game_list(request):
 @rate_limited("challenge")
 def new_game(request):
     form = NewGameForm(request.POST)
-    if not form.is_valid():
+    options_form = game_options.options_form_class()(request.POST) if _posts_options(request.POST) else None
+    if not form.is_valid() or (options_form is not None and not options_form.is_valid()):
         context = {
             "games": selectors.user_games(request.user),
             "seeks": selectors.open_seeks(request.user),
             "form": form,
+            "option_groups": game_options.grouped_fields(options_form or game_options.options_form_class()()),
         }
         return render(request, "games/home.html", context, status=400)
+    options = game_options.options_from_form(options_form.cleaned_data) if options_form is not None else {}
     try:
         game = services.create_game(
             creator=request.user,
@@ -74,6 +83,13 @@ def new_game(request):
             username=form.cleaned_data.get("username", ""),
             color=form.cleaned_data["color"],
             days_per_move=form.cleaned_data["days_per_move"],
+            options=options,
+            as_challenge=True,
+            competitive=form.cleaned_data["kind"] != "friendly",
+            ai_level=form.cleaned_data["ai_level"],
+            ai_clock=form.cleaned_data["ai_clock"],
+            increment_hours=form.cleaned_data.get("increment_hours"),
+            bank_cap_days=form.cleaned_data.get("bank_cap_days"),
         )
     except services.GameError as exc:
         form.add_error(None, exc.message)
@@ -81,6 +97,7 @@ def new_game(request):
             "games": selectors.user_games(request.user),
             "seeks": selectors.open_seeks(request.user),
             "form": form,
+            "option_groups": game_options.grouped_fields(options_form or game_options.options_form_class()()),
         }
         return render(request, "games/home.html", context, status=exc.status)
     return redirect("game_detail", game_id=game.pk)
@@ -263,10 +280,13 @@ def _review_boards(game, seat, frames, at):
 @require_GET
 def game_detail(request, game_id: int):
     game, seat = _participant(request, game_id)
+    if game.status == Game.Status.CHALLENGE:
+        return redirect("challenge_detail", game_id=game.pk)
     services.mark_notifications_read(request.user, game.pk)
     context = _review_at(request, game, seat, _board_context(request, game, seat, **_board_params(request.GET)))
     context["ws_path"] = f"/ws/games/{game.pk}/"
     context["history_mode"] = boardcache.history_mode(game)
+    context["chat_messages"] = selectors.chat_messages(game, request.user) or []
     return render(request, "games/game.html", context)
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -72,6 +71,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    # The language a signed-in user chose wins over the browser's.
+    "accounts.middleware.UserLanguageMiddleware",
+    # Remembers the address the site is reached at, for links in emails.
+    "wecsite.siteurl.RememberOriginMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -195,7 +198,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.top_up_vacation",
         "schedule": 3600.0,
     },
+    # The club: reminders before a timeout, and the daily digest.
+    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 3600.0},
+    "send-digests": {"task": "games.tasks.send_digests", "schedule": 86400.0},
 }
+# Remind a player this many hours before their time runs out.
+WEC_REMINDER_HOURS = float(os.environ.get("WEC_REMINDER_HOURS", "24"))
 
 # --- Auth ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -216,7 +224,9 @@ LOGOUT_REDIRECT_URL = "home"
 
 # --- I18N ---------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+# The interface languages (issue 14); catalogues in locale/<lang>/LC_MESSAGES.
+# Each name is written in its own language, so a reader finds their own.
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ru", "Русский"), ("pl", "Polski")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -311,8 +321,12 @@ WEC_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
 WEC_DEFAULT_DAYS_PER_MOVE = 3
 # Vacation days each user gets per calendar year (reset on 1 January, UTC).
 WEC_VACATION_DAYS_PER_YEAR = int(os.environ.get("WEC_VACATION_DAYS", "30"))
-# The site's address for links in emails.
-WEC_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The site's address for links in emails.  Empty (the default): the address
+# the site was last reached at (wecsite/siteurl.py remembers each request's
+# origin), so the links follow the host and port the site really runs on.
+WEC_SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+# Glicko-2's system constant (games/glicko2.py).
+WEC_GLICKO_TAU = float(os.environ.get("WEC_GLICKO_TAU", "0.5"))
 
 LOGGING = {
     "version": 1,

@@ -24,6 +24,7 @@
       var msg;
       try { msg = JSON.parse(event.data); } catch (e) { return; }
       if (msg.type === "notify") fire("wec:notify", msg);
+      else if (msg.type === "lobby") fire("wec:lobby", msg);
     };
     socket.onclose = function (event) {
       if (event.code === 4401) return;  // not signed in: don't retry

@@ -51,18 +51,26 @@ def test_clock_badge_and_review(new_page, shot):
     alice.select_option("select[name=color]", "black")
     alice.select_option("select[name=days_per_move]", "2")
     alice.click("#new-game-form button[type=submit]")
+    # A challenge: Bob is told, answers it, and only then does the clock start.
+    expect(alice.locator("#challenge")).to_be_visible()
+    game_path = re.sub(r"^https?://[^/]+", "", alice.url).replace("challenge/", "")
+    bob.goto("/")
+    expect(bob.locator("#notif-link .notif-count")).to_have_text(re.compile(r"^1"))
+    bob.get_by_role("link", name="Challenge: answer it").click()
+    bob.click("#accept-challenge")
+    alice.goto(game_path)
     wait_live(alice)
     expect(alice.locator("#clocks")).to_contain_text("2 days per move")
     expect(alice.locator("#clocks .clock.running .time-left")).to_have_text(re.compile(r"^1 day 23 h left$"))
 
-    # Bob waits on the home page: he was told about the new game ...
+    # Bob waits on the home page (he read the challenge's notice) ...
     bob.goto("/")
-    expect(bob.locator("#notif-link .notif-count")).to_have_text(re.compile(r"^1"))
+    expect(bob.locator("#notif-link .notif-count")).to_have_count(0)
     expect(bob.locator(".game-list li").first).to_contain_text("Their turn")
     # ... and when Alice ends her turn, his badge and list update by themselves.
     bob.wait_for_timeout(1000)  # let the notification socket connect
     make_a_move(alice)
-    expect(bob.locator("#notif-link .notif-count")).to_have_text(re.compile(r"^2"), timeout=10000)
+    expect(bob.locator("#notif-link .notif-count")).to_have_text(re.compile(r"^1"), timeout=10000)
     expect(bob.locator(".game-list li").first).to_contain_text("Your turn", timeout=10000)
     expect(bob.locator(".game-list li").first).to_contain_text("left")
     shot(bob, "11-bob-badge-your-turn")

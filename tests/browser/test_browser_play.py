@@ -62,6 +62,13 @@ def test_two_players_see_each_others_turns_live(new_page, shot):
     alice.fill("input[name=username]", "bob_b")
     alice.select_option("select[name=color]", "black")
     alice.click("#new-game-form button[type=submit]")
+    # A challenge first: Bob accepts it, then the game starts.
+    expect(alice.locator("#challenge")).to_be_visible()
+    game_path = re.sub(r"^https?://[^/]+", "", alice.url).replace("challenge/", "")
+    bob.goto("/")
+    bob.get_by_role("link", name="Challenge: answer it").click()
+    bob.click("#accept-challenge")
+    alice.goto(game_path)
     expect(alice.locator("#board")).to_be_visible()
     wait_live(alice)
     shot(alice, "01-alice-black-start")

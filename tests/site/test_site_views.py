@@ -75,6 +75,11 @@ def test_new_game_vs_user_and_your_turn_marker(client, alice, bob):
     response = client.post(reverse("new_game"), {"opponent": "user", "username": "bob", "color": "black"})
     game = Game.objects.get()
     assert response.status_code == 302 and response.url == reverse("game_detail", args=[game.pk])
+    # A challenge first: bob accepts, then the game (and its clock) starts.
+    assert game.status == "challenge"
+    login(client, bob)
+    client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "accept"})
+    login(client, alice)
     html = client.get(reverse("home")).content.decode()
     assert "Your turn" in html
     login(client, bob)

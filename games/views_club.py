@@ -1,0 +1,456 @@
+"""Thin views of the club (issue 14): challenges, draw offers, chat."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from wecsite.ratelimit import rate_limited
+
+from . import game_options, selectors, services, services_club
+from .forms import NewGameForm
+from .models import Game
+
+
+def _refused(request, exc: services.GameError, game_id: int | None = None):
+    back_url = reverse("game_detail", args=[game_id]) if game_id is not None else reverse("home")
+    if request.htmx:
+        return render(request, "games/partials/club_error.html", {"message": exc.message}, status=exc.status)
+    return render(request, "games/refused.html", {"message": exc.message, "back_url": back_url}, status=exc.status)
+
+
+def _participant(request, game_id: int):
+    try:
+        game = selectors.get_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    seat = selectors.seat_for(game, request.user)
+    if seat is None:
+        raise Http404
+    return game, seat
+
+
+def _challenge_context(request, game, seat, proposal_form=None) -> dict:
+    creator_seat = next(s for s in game.seats.all() if s.user_id == game.created_by_id)
+    other = next(s for s in game.seats.all() if s.pk != seat.pk)
+    proposal = game.proposal or None
+    proposal_rows = None
+    if proposal:
+        proposal_rows = {
+            "options": game_options.describe(proposal.get("options") or {}),
+            "days_per_move": proposal.get("days_per_move"),
+            "swap": proposal.get("swap"),
+            "mine": proposal.get("by") == seat.color,
+        }
+    if proposal_form is None:
+        proposal_form = game_options.options_form_class(game.options)()
+    return {
+        "game": game,
+        "seat": seat,
+        "opponent": other.user,
+        "incoming": game.created_by_id != request.user.pk,
+        "creator_color": creator_seat.color,
+        "option_rows": game_options.describe(game.options or {}),
+        "proposal": proposal_rows,
+        "option_groups": game_options.grouped_fields(proposal_form),
+        "clock_form": NewGameForm(
+            initial={"days_per_move": "none" if game.days_per_move is None else str(game.days_per_move)}
+        ),
+    }
+
+
+@login_required
+@require_GET
+def challenge_detail(request, game_id: int):
+    game, seat = _participant(request, game_id)
+    if game.status != Game.Status.CHALLENGE:
+        return redirect("game_detail", game_id=game.pk)
+    services.mark_notifications_read(request.user, game.pk)
+    return render(request, "games/challenge.html", _challenge_context(request, game, seat))
+
+
+@login_required
+@require_POST
+@rate_limited("challenge")
+def challenge_answer(request, game_id: int):
+    """accept / decline the challenge, approve / reject a proposed change."""
+    answer = request.POST.get("answer", "")
+    try:
+        if answer == "accept":
+            services_club.accept_challenge(game_id=game_id, user=request.user)
+            return redirect("game_detail", game_id=game_id)
+        if answer == "decline":
+            services_club.decline_challenge(game_id=game_id, user=request.user)
+            return redirect("home")
+        if answer in ("approve", "reject"):
+            services_club.answer_proposal(game_id=game_id, user=request.user, approve=answer == "approve")
+            return redirect("challenge_detail", game_id=game_id)
+        raise services.InvalidRequest(_answer_error())
+    except Game.DoesNotExist:
+        raise Http404 from None
+    except services.GameError as exc:
+        return _refused(request, exc, game_id)
+
+
+def _answer_error() -> str:
+    from django.utils.translation import gettext as _
+
+    return _("Choose accept, decline, approve or reject.")
+
+
+@login_required
+@require_POST
+@rate_limited("challenge")
+def challenge_propose(request, game_id: int):
+    game, seat = _participant(request, game_id)
+    options_form = game_options.options_form_class(game.options)(request.POST)
+    clock = NewGameForm(request.POST)
+    clock.is_valid()  # only its days_per_move is used here
+    if not options_form.is_valid() or "days_per_move" in clock.errors:
+        context = _challenge_context(request, game, seat, proposal_form=options_form)
+        context["clock_form"] = clock
+        return render(request, "games/challenge.html", context, status=400)
+    try:
+        services_club.propose_change(
+            game_id=game_id,
+            user=request.user,
+            options=game_options.options_from_form(options_form.cleaned_data),
+            days_per_move=clock.cleaned_data.get("days_per_move"),
+            creator_color=request.POST.get("creator_color") or None,
+        )
+    except services.GameError as exc:
+        return _refused(request, exc, game_id)
+    return redirect("challenge_detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def draw(request, game_id: int):
+    """offer / accept / decline a draw."""
+    answer = request.POST.get("answer", "")
+    try:
+        if answer == "offer":
+            services_club.offer_draw(game_id=game_id, user=request.user)
+        elif answer in ("accept", "decline"):
+            services_club.answer_draw(game_id=game_id, user=request.user, accept=answer == "accept")
+        else:
+            raise services.InvalidRequest(_answer_error())
+    except services.GameError as exc:
+        return _refused(request, exc, game_id)
+    return redirect("game_detail", game_id=game_id)
+
+
+def _chat_context(request, game) -> dict:
+    seat = selectors.seat_for(game, request.user)
+    return {
+        "game": game,
+        "seat": seat,
+        "messages_": selectors.chat_messages(game, request.user) or [],
+        "can_post": seat is not None and game.status in (Game.Status.ACTIVE, Game.Status.FINISHED),
+    }
+
+
+@require_GET
+def chat(request, game_id: int):
+    """The chat partial: the players', or anyone's once the game has ended."""
+    try:
+        game = selectors.get_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    if selectors.chat_messages(game, request.user) is None:
+        raise Http404
+    return render(request, "games/partials/chat.html", _chat_context(request, game))
+
+
+@login_required
+@require_POST
+@rate_limited("submit")
+def chat_post(request, game_id: int):
+    what = request.POST.get("what", "post")
+    try:
+        if what == "post":
+            services_club.post_chat(game_id=game_id, user=request.user, text=request.POST.get("text", ""))
+        elif what in ("mute", "unmute"):
+            services_club.set_chat_muted(game_id=game_id, user=request.user, muted=what == "mute")
+        elif what == "report":
+            try:
+                message_id = int(request.POST.get("message", ""))
+            except ValueError:
+                raise services.InvalidRequest(_answer_error()) from None
+            services_club.report_chat(message_id=message_id, user=request.user)
+        else:
+            raise services.InvalidRequest(_answer_error())
+    except services.GameError as exc:
+        return _refused(request, exc, game_id)
+    if request.htmx:
+        return render(request, "games/partials/chat.html", _chat_context(request, selectors.get_game(game_id)))
+    return redirect("game_detail", game_id=game_id)
+
+
+# --- spectators and the archive ------------------------------------------------------
+
+
+def _watch_context(request, game, at=None) -> dict:
+    from types import SimpleNamespace
+
+    from .board import build_board
+    from .views import _review_context
+
+    state = selectors.load_state(game)
+    players = {s.color: s.user for s in game.seats.all()}
+    context = {"game": game, "players": players, "color": "black"}
+    if game.status == Game.Status.FINISHED:
+        # Everything is public once the game has ended: the true board and the full record.
+        review = _review_context(game, SimpleNamespace(color="black"), at=at, state=state)
+        review["url"] = reverse("watch_replay", args=[game.pk])
+        context["review"] = review
+        context["history"] = selectors.history_lines(game, state, "black")
+    else:
+        board = build_board(selectors.public_view(game, state), "black")
+        for line in board["grid"]:
+            for square in line["squares"]:
+                for band in square["bands"]:
+                    for piece in band["pieces"]:
+                        piece["own"] = False
+                    for proj in band["projectiles"]:
+                        proj["own"] = False
+                        proj["title"] = proj["kind"]
+        context["board"] = board
+    return context
+
+
+def _watchable(game_id: int) -> Game:
+    try:
+        game = selectors.get_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
+        raise Http404
+    return game
+
+
+@require_GET
+def watch(request, game_id: int):
+    """Anyone may watch: the public view while the game runs, the full review after."""
+    game = _watchable(game_id)
+    context = _watch_context(request, game)
+    context["chat_messages"] = selectors.chat_messages(game, None) or []
+    return render(request, "games/watch.html", context)
+
+
+@require_GET
+def watch_board(request, game_id: int):
+    game = _watchable(game_id)
+    return render(request, "games/partials/watch_board.html", _watch_context(request, game))
+
+
+@require_GET
+def watch_replay(request, game_id: int):
+    game = _watchable(game_id)
+    if game.status != Game.Status.FINISHED:
+        raise Http404
+    try:
+        at = int(request.GET.get("at", ""))
+    except ValueError:
+        at = None
+    context = _watch_context(request, game, at=at)
+    return render(request, "games/partials/replay.html", context)
+
+
+@require_GET
+def archive(request):
+    return render(
+        request,
+        "games/archive.html",
+        {"finished": selectors.archive(), "running": selectors.watchable_games()},
+    )
+
+
+# --- export -------------------------------------------------------------------------
+
+
+def _exporter(request, game_id: int):
+    """The game and the colour whose record the requester may have: a player
+    gets their own (censored while the game runs); anyone gets the full record
+    once the game has ended."""
+    try:
+        game = selectors.get_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    seat = selectors.seat_for(game, request.user)
+    if game.status == Game.Status.FINISHED:
+        return game, seat.color if seat else "black"
+    if seat is None or game.status != Game.Status.ACTIVE:
+        raise Http404
+    return game, seat.color
+
+
+def _header_value(value) -> str:
+    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+@require_GET
+def export_record(request, game_id: int):
+    """The record as a Wec notation file: a header of players, options and
+    result in [Key "value"] lines, then one Turn per line."""
+    import json
+
+    from django.http import HttpResponse
+
+    game, color = _exporter(request, game_id)
+    state = selectors.load_state(game)
+    lines = selectors.history_lines(game, state, color)["notation"]
+    players = {s.color: s.user for s in game.seats.all()}
+    result = "*"
+    if game.status == Game.Status.FINISHED and game.result:
+        winner = game.result.get("winner")
+        result = {"black": "1-0", "white": "0-1"}.get(winner, "1/2-1/2")
+    header = [
+        ("Site", "Wec Online"),
+        ("Game", game.pk),
+        ("Black", players["black"].username if players.get("black") else "?"),
+        ("White", players["white"].username if players.get("white") else "?"),
+        ("Competitive", "yes" if game.competitive else "no"),
+        ("Options", json.dumps(game.options or {}, sort_keys=True)),
+        ("Result", result),
+        ("Reason", (game.result or {}).get("reason", "")),
+    ]
+    if game.status != Game.Status.FINISHED:
+        header.append(("Record", f"as {color} saw it"))
+    text = "".join(f'[{key} "{_header_value(value)}"]\n' for key, value in header) + "\n"
+    text += "".join(f"{n}. {line}\n" for n, line in enumerate(lines, start=1))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="wec-game-{game.pk}.wec"'
+    return response
+
+
+@require_GET
+def export_scenario(request, game_id: int):
+    """The starting position as the engine's scenario JSON: only once the game
+    has ended (a custom start may hold pieces one side cannot see)."""
+    from django.http import JsonResponse
+
+    from .models import Snapshot
+
+    game, _color = _exporter(request, game_id)
+    if game.status != Game.Status.FINISHED:
+        raise Http404
+    snapshot = Snapshot.objects.filter(game=game, seq=0).first()
+    if snapshot is None:
+        raise Http404
+    response = JsonResponse(snapshot.state, json_dumps_params={"indent": 1, "sort_keys": True})
+    response["Content-Disposition"] = f'attachment; filename="wec-game-{game.pk}-start.json"'
+    return response
+
+
+# --- people --------------------------------------------------------------------------
+
+
+@require_GET
+def player_profile(request, username: str):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+    if user is None:
+        raise Http404
+    record = selectors.player_record(user)
+    return render(
+        request,
+        "games/player.html",
+        {"player": user, "record": record, "plot": selectors.rating_plot(record["ratings"])},
+    )
+
+
+@require_GET
+def leaderboard(request):
+    return render(request, "games/leaderboard.html", {"players": selectors.leaderboard()})
+
+
+# --- board editor and scenarios ---------------------------------------------------------
+
+
+def _preview(doc: dict):
+    """The whole position as the author wrote it (the author knows it all)."""
+    from .board import build_board
+
+    view = {
+        "pieces": [dict(p, stun=0) for p in doc.get("pieces", [])],
+        "articles": doc.get("articles", []),
+        "reinforcements": doc.get("reinforcements", []),
+        "projectiles": [],
+        "markers": [],
+    }
+    return build_board(view, "black")
+
+
+@login_required
+def scenario_editor(request):
+    """Write a position, check it with the engine, save it, start a game from it."""
+    from .scenario_text import SHIPPED, ScenarioTextError, check, parse, to_text
+
+    context = {"shipped": [(key, title) for key, (title, _t) in SHIPPED.items()],
+               "scenarios": selectors.scenarios_for(request.user)}
+    status = 200
+    if request.method == "POST":
+        text = request.POST.get("text", "")[:20000]
+        context.update({"text": text, "name": request.POST.get("name", ""), "public": bool(request.POST.get("public"))})
+        try:
+            doc = parse(text)
+            check(doc)
+            context["board"] = _preview(doc)
+            if request.POST.get("what") == "save":
+                scenario = services_club.save_scenario(
+                    owner=request.user, name=context["name"], text=text, public=context["public"]
+                )
+                return redirect(f"{reverse('scenario_editor')}?from=id:{scenario.pk}")
+            context["checked"] = True
+        except ScenarioTextError as exc:
+            context["error"], context["error_square"] = exc.message, exc.square
+            status = 400
+        except services.GameError as exc:
+            context["error"] = exc.message
+            status = exc.status
+    else:
+        found = selectors.scenario_document(request.GET.get("from", "shipped:standard"), request.user)
+        if found is None:
+            raise Http404
+        name, doc = found
+        context.update({"text": to_text(doc), "name": name, "board": _preview(doc),
+                        "source": request.GET.get("from", "shipped:standard")})
+    context["form"] = NewGameForm()
+    return render(request, "games/scenarios.html", context, status=status)
+
+
+@login_required
+@require_POST
+@rate_limited("challenge")
+def scenario_start(request):
+    """A challenge, seek or AI game from a scenario."""
+    found = selectors.scenario_document(request.POST.get("source", ""), request.user)
+    if found is None:
+        raise Http404
+    _name, doc = found
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, services.InvalidRequest(_answer_error_form(form)))
+    try:
+        game = services.create_game(
+            creator=request.user,
+            opponent=form.cleaned_data["opponent"],
+            username=form.cleaned_data.get("username", ""),
+            color=form.cleaned_data["color"],
+            days_per_move=form.cleaned_data["days_per_move"],
+            scenario=doc,
+            as_challenge=True,
+            competitive=form.cleaned_data["kind"] != "friendly",
+        )
+    except services.GameError as exc:
+        return _refused(request, exc)
+    return redirect("game_detail", game_id=game.pk)
+
+
+def _answer_error_form(form) -> str:
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)

@@ -1,0 +1,125 @@
+"""The club in a real browser: a challenge with options, a proposed change,
+acceptance, a draw by agreement, a spectator who sees nothing hidden, and the
+language switch."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PASSWORD = "Wec-browser-pw-55"
+
+
+def sign_up(page, username):
+    page.goto("/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.com")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("button[type=submit]")
+    expect(page.locator("#new-game-form")).to_be_visible()
+
+
+def test_challenge_change_accept_draw_and_a_spectator(new_page, shot):
+    from games import selectors
+    from games.models import Game
+
+    alice = new_page()
+    bob = new_page()
+    watcher = new_page()  # not signed in
+    sign_up(alice, "alice_club")
+    sign_up(bob, "bob_club")
+
+    # A challenge with options, in plain words.
+    alice.check("input[name=opponent][value=user]")
+    alice.fill("input[name=username]", "bob_club")
+    alice.select_option("select[name=color]", "black")
+    alice.locator("#game-options summary").click()
+    alice.select_option("select[name=opt_tank_range]", "8")
+    alice.select_option("select[name=opt_white_government]", "democracy")
+    shot(alice, "20-challenge-options")
+    alice.click("#new-game-form button[type=submit]")
+    expect(alice.locator("#challenge-terms")).to_contain_text("Tank range: 8")
+    challenge_path = re.sub(r"^https?://[^/]+", "", alice.url)
+    game_path = challenge_path.replace("challenge/", "")
+
+    # Bob proposes a change; Alice approves it; Bob accepts.
+    bob.goto(challenge_path)
+    expect(bob.locator("#challenge-terms")).to_contain_text("Democracy")
+    bob.locator("#propose-form #game-options summary").click()
+    bob.fill("#propose-form input[name=opt_flamer_rate]", "6")
+    bob.click("#propose-change")
+    expect(bob.locator("#proposal")).to_contain_text("Your proposed change waits for approval")
+    expect(bob.locator("#accept-challenge")).to_have_count(0)
+    alice.goto(challenge_path)
+    expect(alice.locator("#proposal")).to_contain_text("Flamer: 6")
+    shot(alice, "21-change-proposed")
+    alice.click("#approve-change")
+    expect(alice.locator("#challenge-terms")).to_contain_text("Flamer: 6")
+    bob.goto(challenge_path)
+    bob.click("#accept-challenge")
+    expect(bob.locator("#board")).to_be_visible()
+    alice.goto(game_path)
+    expect(alice.locator(".your-turn-flag")).to_be_visible()
+
+    # A spectator sees the board both players see, and nothing hidden.
+    watcher.goto(game_path + "watch/")
+    expect(watcher.locator("#watch")).to_be_visible()
+    game = Game.objects.get(pk=int(game_path.strip("/").split("/")[-1]))
+    public = selectors.public_view(game, selectors.load_state(game))
+    expect(watcher.locator("#watch .tok")).to_have_count(len(public["pieces"]))
+    assert len(public["pieces"]) < len(selectors.load_state(game).pieces)  # the stealthed ones stay hidden
+    assert "cooldown" not in watcher.content().lower()
+    shot(watcher, "22-spectator")
+
+    # A draw by agreement.
+    alice.click("#offer-draw")
+    expect(alice.locator("#draw-status")).to_contain_text("You offered a draw.")
+    bob.goto(game_path)
+    expect(bob.locator("#draw-status")).to_contain_text("Your opponent offers a draw.")
+    bob.click("#accept-draw")
+    expect(bob.locator(".turn-line")).to_contain_text("Drawn.")
+    expect(alice.locator(".turn-line")).to_contain_text("Drawn.", timeout=10000)
+    shot(bob, "23-drawn")
+    watcher.goto(game_path + "watch/")
+    expect(watcher.locator("#replay")).to_be_visible()
+
+
+def test_the_language_switch(new_page, shot):
+    page = new_page()
+    sign_up(page, "dora_club")
+    page.select_option("#lang-select", "de")
+    page.click("#lang-go")
+    expect(page.locator("nav")).to_contain_text("Meine Partien")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    shot(page, "24-deutsch")
+    page.goto("/")
+    expect(page.locator("nav")).to_contain_text("Meine Partien")  # remembered
+    page.select_option("#lang-select", "pl")
+    page.click("#lang-go")
+    expect(page.locator("nav")).to_contain_text("Moje partie")
+
+
+def test_the_editor_saves_a_scenario_and_a_game_starts_from_it(new_page, shot):
+    page = new_page()
+    sign_up(page, "erin_club")
+    page.goto("/scenarios/")
+    page.fill("#scenario-text", "piece black king 1 1\npiece black tank 5 5\npiece black tank 5 5\npiece black tank 5 5\npiece white king 10 10\n")
+    page.click("#check-scenario")
+    expect(page.locator("#editor-error")).to_contain_text("Square 5,5:")
+    page.fill(
+        "#scenario-text",
+        "to_move black\npiece black king 1 1\npiece black tank 3 3 ground hand=right articles=bike\npiece white king 10 10\n",
+    )
+    page.fill("#scenario-name", "Bike lesson")
+    page.click("#save-scenario")
+    expect(page.locator("#scenario-list")).to_contain_text("Bike lesson")
+    expect(page.locator("#editor .tok")).to_have_count(3)
+    shot(page, "25-editor-saved")
+    page.check("#scenario-start input[name=opponent][value=ai]")
+    page.select_option("#scenario-start select[name=color]", "black")
+    page.click("#start-from-scenario")
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("#board .board .tok")).to_have_count(3)
+    shot(page, "26-game-from-scenario")
