@@ -66,6 +66,24 @@ class NewGameForm(forms.Form):
             self.add_error("username", _("Name the player you want to challenge."))
         return data
 
+    def game_kwargs(self) -> dict:
+        """The arguments of `services.create_game` this form fixes (a valid
+        form): the same whether the game starts from the standard setup or a
+        saved scenario."""
+        data = self.cleaned_data
+        return {
+            "opponent": data["opponent"],
+            "username": data.get("username", ""),
+            "color": data["color"],
+            "days_per_move": data["days_per_move"],
+            "as_challenge": True,
+            "competitive": data["kind"] != "friendly",
+            "ai_level": data["ai_level"],
+            "ai_clock": data["ai_clock"],
+            "increment_hours": data.get("increment_hours"),
+            "bank_cap_days": data.get("bank_cap_days"),
+        }
+
 
 # --- actions posted to the act endpoint ------------------------------------------------
 ACTION_TYPES = ("move", "end_turn", "fire", "pickup", "drop", "exchange", "reinforce")

@@ -434,10 +434,11 @@ def public_view(game: Game, state) -> dict:
     }
 
 
-def archive(limit: int = 100) -> list:
-    """Finished games, newest first, with both players."""
+def _games_with_players(status: str, limit: int) -> list:
+    """Games in `status`, the latest turn change first, each with `.players`
+    ({colour: user}); ordered by turn-level time only, like every list."""
     games = (
-        Game.objects.filter(status=Game.Status.FINISHED)
+        Game.objects.filter(status=status)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by(F("turn_started").desc(nulls_last=True), "-pk")[:limit]
     )
@@ -446,20 +447,16 @@ def archive(limit: int = 100) -> list:
         game.players = {s.color: s.user for s in game.seats.all()}
         out.append(game)
     return out
+
+
+def archive(limit: int = 100) -> list:
+    """Finished games, newest first, with both players."""
+    return _games_with_players(Game.Status.FINISHED, limit)
 
 
 def watchable_games(limit: int = 100) -> list:
     """Running games anyone may watch."""
-    games = (
-        Game.objects.filter(status=Game.Status.ACTIVE)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .order_by(F("turn_started").desc(nulls_last=True), "-pk")[:limit]
-    )
-    out = []
-    for game in games:
-        game.players = {s.color: s.user for s in game.seats.all()}
-        out.append(game)
-    return out
+    return _games_with_players(Game.Status.ACTIVE, limit)
 
 
 # --- people ------------------------------------------------------------------------

@@ -77,20 +77,7 @@ def new_game(request):
         return render(request, "games/home.html", context, status=400)
     options = game_options.options_from_form(options_form.cleaned_data) if options_form is not None else {}
     try:
-        game = services.create_game(
-            creator=request.user,
-            opponent=form.cleaned_data["opponent"],
-            username=form.cleaned_data.get("username", ""),
-            color=form.cleaned_data["color"],
-            days_per_move=form.cleaned_data["days_per_move"],
-            options=options,
-            as_challenge=True,
-            competitive=form.cleaned_data["kind"] != "friendly",
-            ai_level=form.cleaned_data["ai_level"],
-            ai_clock=form.cleaned_data["ai_clock"],
-            increment_hours=form.cleaned_data.get("increment_hours"),
-            bank_cap_days=form.cleaned_data.get("bank_cap_days"),
-        )
+        game = services.create_game(creator=request.user, options=options, **form.game_kwargs())
     except services.GameError as exc:
         form.add_error(None, exc.message)
         context = {

@@ -437,16 +437,9 @@ def scenario_start(request):
     if not form.is_valid():
         return _refused(request, services.InvalidRequest(_answer_error_form(form)))
     try:
-        game = services.create_game(
-            creator=request.user,
-            opponent=form.cleaned_data["opponent"],
-            username=form.cleaned_data.get("username", ""),
-            color=form.cleaned_data["color"],
-            days_per_move=form.cleaned_data["days_per_move"],
-            scenario=doc,
-            as_challenge=True,
-            competitive=form.cleaned_data["kind"] != "friendly",
-        )
+        # The same choices as a game from the standard setup (AI level and
+        # clock, bank clock included), only the position differs.
+        game = services.create_game(creator=request.user, scenario=doc, **form.game_kwargs())
     except services.GameError as exc:
         return _refused(request, exc)
     return redirect("game_detail", game_id=game.pk)
