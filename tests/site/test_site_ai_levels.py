@@ -1,6 +1,6 @@
-"""The AI task plays at the level stored for the game (options["ai_level"]
-until the game has its own field), one search per Turn within the think-time
-limit, and stays idempotent per game and Turn."""
+"""The AI task plays at the level stored for the game (its `ai_level` field;
+older games may carry it in their options), one search per Turn within the
+think-time limit, and stays idempotent per game and Turn."""
 
 from __future__ import annotations
 
@@ -34,8 +34,7 @@ def test_ai_task_plays_a_normal_level_turn(alice, monkeypatch, settings):
 
     monkeypatch.setattr(search, "choose_turn", spy)
     monkeypatch.setattr(tasks.play_ai_turn, "delay", lambda gid: None)
-    game = services.create_game(creator=alice, opponent="ai", color="white")
-    Game.objects.filter(pk=game.pk).update(options={**game.options, "ai_level": "normal"})
+    game = services.create_game(creator=alice, opponent="ai", color="white", ai_level="normal")
     made = tasks.play_ai_turn(game.pk)
     game.refresh_from_db()
     assert made >= 2 and game.to_move == "white"
