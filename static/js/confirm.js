@@ -37,11 +37,28 @@
     var form = pending;
     pending = null;
     dlg.close();
-    if (btn.classList.contains("confirm-yes") && form && form.isConnected) {
+    if (!btn.classList.contains("confirm-yes") || !form) return;
+    // A live update may have swapped the board (and this form with it) while
+    // the question was open: the player's answer goes to the same form of the
+    // new board (same address and action), whose own tokens then decide.
+    if (!form.isConnected) form = twinOf(form);
+    if (form) {
       form.dataset.confirmed = "1";
       form.requestSubmit();
     }
   });
+  function actionOf(form) {
+    var field = form.querySelector("input[name=action]");
+    return field ? field.value : "";
+  }
+  function twinOf(gone) {
+    var forms = document.querySelectorAll("form[data-confirm]");
+    for (var i = 0; i < forms.length; i++) {
+      var f = forms[i];
+      if (f.getAttribute("action") === gone.getAttribute("action") && actionOf(f) === actionOf(gone)) return f;
+    }
+    return null;
+  }
   document.addEventListener("close", function (event) {
     if (event.target && event.target.id === "confirm-dialog") pending = null;
   }, true);

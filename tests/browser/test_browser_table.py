@@ -188,6 +188,11 @@ def test_axe_on_dashboard_help_and_board_and_page_figures(new_page, shot, django
     (Path(__file__).resolve().parent / "artifacts" / "table-figures.json").write_text(json.dumps(figures, indent=1))
 
 
+# Each review step renders three boards, seconds apiece on a loaded 2-core
+# machine (a known slowness, left open in issues 12/13).
+REVIEW_WAIT = 30000
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_review_three_boards_step_by_keyboard(new_page, shot, django_user_model, size):
     from games import selectors, services
@@ -212,17 +217,17 @@ def test_review_three_boards_step_by_keyboard(new_page, shot, django_user_model,
     expect(page.locator("#replay")).to_be_visible()
     for which in ("truth", "black", "white"):
         expect(page.locator(f".review-board[data-board='{which}'] .board")).to_be_visible()
-    expect(page.locator("#replay-at")).to_have_value("0")
+    expect(page.locator("#replay-at")).to_have_value("0", timeout=REVIEW_WAIT)
     shot(page, f"table-{size}-review-0")
     page.locator("#replay-caption").click()
     for at in (1, 2, 3):
         page.keyboard.press("ArrowRight")
-        expect(page.locator("#replay-at")).to_have_value(str(at))
+        expect(page.locator("#replay-at")).to_have_value(str(at), timeout=REVIEW_WAIT)
         expect(page).to_have_url(f"{page.url.split('?')[0]}?at={at}")
     shot(page, f"table-{size}-review-3")
     page.keyboard.press("Home")
-    expect(page.locator("#replay-at")).to_have_value("0")
+    expect(page.locator("#replay-at")).to_have_value("0", timeout=REVIEW_WAIT)
     page.keyboard.press("End")
-    expect(page.locator("#replay-at")).to_have_value("3")
+    expect(page.locator("#replay-at")).to_have_value("3", timeout=REVIEW_WAIT)
     expect(page.locator(".review-plot svg polyline")).to_have_count(4)
     assert axe_serious(page) == [], "review"
