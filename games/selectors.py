@@ -16,9 +16,20 @@ LEVELS = ("ground", "air", "sub")
 
 
 def get_game(game_id: int) -> Game:
-    return Game.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).get(
-        pk=game_id
-    )
+    """The game with its seats (and their users).
+
+    The seats are read *before* the game row, on purpose: a seat's view
+    version and the game's `seq` change in one transaction, so reading the
+    version first guarantees the state loaded for `game.seq` is at least as
+    new as the version a page is stamped with.  (Read the other way round, a
+    commit landing between the two reads stamped an older board with the newer
+    version, and the doorbell for that version was then ignored by the page.)"""
+    seats = list(Seat.objects.select_related("user").filter(game_id=game_id).order_by("color"))
+    game = Game.objects.get(pk=game_id)
+    for seat in seats:
+        seat.game = game
+    game._prefetched_objects_cache = {"seats": seats}
+    return game
 
 
 def seat_for(game: Game, user) -> Seat | None:
