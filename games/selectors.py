@@ -24,7 +24,8 @@ def get_game(game_id: int) -> Game:
     new as the version a page is stamped with.  (Read the other way round, a
     commit landing between the two reads stamped an older board with the newer
     version, and the doorbell for that version was then ignored by the page.)"""
-    seats = list(Seat.objects.select_related("user").filter(game_id=game_id).order_by("color"))
+    seats = Seat.objects.select_related("user").filter(game_id=game_id).order_by("color")
+    seats._fetch_all()  # evaluated now, before the game row; kept as a QuerySet (.get(), .filter() work)
     game = Game.objects.get(pk=game_id)
     for seat in seats:
         seat.game = game
