@@ -28,7 +28,7 @@ from . import selectors
 
 # Stands for the CSRF token in a cached board; never a valid token itself.
 CSRF_MARK = "@@wec-csrf@@"
-BOARD_TEMPLATE = "games/partials/board.html"
+BOARD_TEMPLATE = "games/wec/board.html"
 HISTORY_TEMPLATE = "games/partials/history.html"
 
 

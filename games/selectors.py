@@ -176,7 +176,7 @@ def history_lines(game: Game, state, color: str) -> dict:
         try:
             out[key] = [str(line) for line in fn(state, who)]
             if key == "plain":  # direction words as this player's board shows them
-                from .board import viewer_words
+                from .ui.wec.board import viewer_words
 
                 out[key] = [viewer_words(line, color) for line in out[key]]
         except Exception:  # the record is a nicety; never break the page for it

@@ -17,12 +17,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, game_options, highlights, panels, selectors, services
-from . import review as review_data
-from .board import build_board, parse_place, place_key
+from . import boardcache, game_options, selectors, services
 from .engine import get_game_engine
 from .forms import ActionError, NewGameForm, action_from_post
 from .models import Game, other_color
+from .ui.wec import highlights, panels
+from .ui.wec import review as review_data
+from .ui.wec.board import build_board, parse_place, place_key
 
 logger = logging.getLogger(__name__)
 
@@ -326,7 +327,7 @@ def game_replay(request, game_id: int):
     except ValueError:
         at = None
     return render(
-        request, "games/partials/replay.html", {"game": game, "color": seat.color, "review": _review_context(game, seat, at)}
+        request, "games/wec/replay.html", {"game": game, "color": seat.color, "review": _review_context(game, seat, at)}
     )
 
 

@@ -196,7 +196,7 @@ def chat_post(request, game_id: int):
 def _watch_context(request, game, at=None) -> dict:
     from types import SimpleNamespace
 
-    from .board import build_board
+    from .ui.wec.board import build_board
     from .views import _review_context
 
     state = selectors.load_state(game)
@@ -244,7 +244,7 @@ def watch(request, game_id: int):
 @require_GET
 def watch_board(request, game_id: int):
     game = _watchable(game_id)
-    return render(request, "games/partials/watch_board.html", _watch_context(request, game))
+    return render(request, "games/wec/watch_board.html", _watch_context(request, game))
 
 
 @require_GET
@@ -257,7 +257,7 @@ def watch_replay(request, game_id: int):
     except ValueError:
         at = None
     context = _watch_context(request, game, at=at)
-    return render(request, "games/partials/replay.html", context)
+    return render(request, "games/wec/replay.html", context)
 
 
 @require_GET
@@ -374,7 +374,7 @@ def leaderboard(request):
 
 def _preview(doc: dict):
     """The whole position as the author wrote it (the author knows it all)."""
-    from .board import build_board
+    from .ui.wec.board import build_board
 
     view = {
         "pieces": [dict(p, stun=0) for p in doc.get("pieces", [])],

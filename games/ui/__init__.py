@@ -1,0 +1,1 @@
+"""Per-game site packages (board view-models, templates, setup screens, AI entry points)."""

@@ -1,0 +1,1 @@
+"""The Weaponized Chess site package: board and panel view-models, highlights, review."""
