@@ -13,6 +13,7 @@ from wecsite.ratelimit import rate_limited
 from . import game_options, selectors, services, services_club
 from .forms import NewGameForm
 from .models import Game
+from .ui import get_ui
 
 
 def _refused(request, exc: services.GameError, game_id: int | None = None):
@@ -194,31 +195,10 @@ def chat_post(request, game_id: int):
 
 
 def _watch_context(request, game, at=None) -> dict:
-    from types import SimpleNamespace
-
-    from .ui.wec.board import build_board
-    from .views import _review_context
-
-    state = selectors.load_state(game)
-    players = {s.color: s.user for s in game.seats.all()}
-    context = {"game": game, "players": players, "color": "black"}
-    if game.status == Game.Status.FINISHED:
-        # Everything is public once the game has ended: the true board and the full record.
-        review = _review_context(game, SimpleNamespace(color="black"), at=at, state=state)
-        review["url"] = reverse("watch_replay", args=[game.pk])
-        context["review"] = review
-        context["history"] = selectors.history_lines(game, state, "black")
-    else:
-        board = build_board(selectors.public_view(game, state), "black")
-        for line in board["grid"]:
-            for square in line["squares"]:
-                for band in square["bands"]:
-                    for piece in band["pieces"]:
-                        piece["own"] = False
-                    for proj in band["projectiles"]:
-                        proj["own"] = False
-                        proj["title"] = proj["kind"]
-        context["board"] = board
+    ui = get_ui(game.engine)
+    context = ui.watch_context(game, selectors.load_state(game), at=at)
+    context["watch_template"] = ui.WATCH_TEMPLATE
+    context["replay_template"] = ui.REPLAY_TEMPLATE
     return context
 
 
@@ -244,7 +224,8 @@ def watch(request, game_id: int):
 @require_GET
 def watch_board(request, game_id: int):
     game = _watchable(game_id)
-    return render(request, "games/wec/watch_board.html", _watch_context(request, game))
+    context = _watch_context(request, game)
+    return render(request, context["watch_template"], context)
 
 
 @require_GET
@@ -257,7 +238,7 @@ def watch_replay(request, game_id: int):
     except ValueError:
         at = None
     context = _watch_context(request, game, at=at)
-    return render(request, "games/wec/replay.html", context)
+    return render(request, context["replay_template"], context)
 
 
 @require_GET
