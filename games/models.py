@@ -260,3 +260,19 @@ class Scenario(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class SetupFavourite(models.Model):
+    """A player's saved favourite setup for a game with a setup phase (Marshal
+    and Spy): one per player and engine, in the game package's own format."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="setup_favourites")
+    engine = models.CharField(_("engine"), max_length=32)
+    layout = models.JSONField(_("layout"))
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "engine"], name="one_setup_favourite_per_engine")]
+
+    def __str__(self):
+        return f"{self.user_id}:{self.engine}"
