@@ -16,10 +16,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, game_options, selectors, services
+from . import boardcache, selectors, services
 from .forms import ActionError, NewGameForm, action_from_post
 from .models import Game
-from .ui import get_ui
+from .ui import UI_REGISTRY, get_ui
+from .ui import choices as game_choices
 
 logger = logging.getLogger(__name__)
 
@@ -31,9 +32,20 @@ def _refused(request, message: str, status: int, game_id: int | None = None):
     return render(request, "games/refused.html", {"message": message, "back_url": back_url}, status=status)
 
 
-def _posts_options(data) -> bool:
-    """Whether the new-game form came with the game options section."""
-    return any(key.startswith("opt_") for key in data)
+def _posts_options(data, ui) -> bool:
+    """Whether the new-game form came with the chosen game's options section."""
+    return any(key.startswith(ui.OPTIONS_PREFIX) for key in data)
+
+
+def _option_sections(chosen: str | None = None, form=None) -> list[dict]:
+    """Every game's options section of the new-game form (the chosen game's
+    bound to the posted form when it was refused)."""
+    out = []
+    for name, label in game_choices():
+        ui = get_ui(name)
+        bound = form if name == chosen and form is not None else ui.OPTIONS.options_form_class()()
+        out.append({"engine": name, "label": label, "groups": ui.OPTIONS.grouped_fields(bound)})
+    return out
 
 
 def home(request):
@@ -43,7 +55,7 @@ def home(request):
         "games": selectors.user_games(request.user),
         "seeks": selectors.open_seeks(request.user),
         "form": NewGameForm(),
-        "option_groups": game_options.grouped_fields(game_options.options_form_class()()),
+        "option_sections": _option_sections(),
     }
     return render(request, "games/home.html", context)
 
@@ -63,16 +75,18 @@ def game_list(request):
 @rate_limited("challenge")
 def new_game(request):
     form = NewGameForm(request.POST)
-    options_form = game_options.options_form_class()(request.POST) if _posts_options(request.POST) else None
+    engine = request.POST.get("engine") or "wec"
+    ui = get_ui(engine) if engine in UI_REGISTRY else get_ui("wec")
+    options_form = ui.OPTIONS.options_form_class()(request.POST) if _posts_options(request.POST, ui) else None
     if not form.is_valid() or (options_form is not None and not options_form.is_valid()):
         context = {
             "games": selectors.user_games(request.user),
             "seeks": selectors.open_seeks(request.user),
             "form": form,
-            "option_groups": game_options.grouped_fields(options_form or game_options.options_form_class()()),
+            "option_sections": _option_sections(engine, options_form),
         }
         return render(request, "games/home.html", context, status=400)
-    options = game_options.options_from_form(options_form.cleaned_data) if options_form is not None else {}
+    options = ui.OPTIONS.options_from_form(options_form.cleaned_data) if options_form is not None else {}
     try:
         game = services.create_game(creator=request.user, options=options, **form.game_kwargs())
     except services.GameError as exc:
@@ -81,7 +95,7 @@ def new_game(request):
             "games": selectors.user_games(request.user),
             "seeks": selectors.open_seeks(request.user),
             "form": form,
-            "option_groups": game_options.grouped_fields(options_form or game_options.options_form_class()()),
+            "option_sections": _option_sections(engine, options_form),
         }
         return render(request, "games/home.html", context, status=exc.status)
     return redirect("game_detail", game_id=game.pk)

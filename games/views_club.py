@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import game_options, selectors, services, services_club
+from . import selectors, services, services_club
 from .forms import NewGameForm
 from .models import Game
 from .ui import get_ui
@@ -37,6 +37,7 @@ def _participant(request, game_id: int):
 def _challenge_context(request, game, seat, proposal_form=None) -> dict:
     creator_seat = next(s for s in game.seats.all() if s.user_id == game.created_by_id)
     other = next(s for s in game.seats.all() if s.pk != seat.pk)
+    game_options = get_ui(game.engine).OPTIONS
     proposal = game.proposal or None
     proposal_rows = None
     if proposal:
@@ -107,6 +108,7 @@ def _answer_error() -> str:
 @rate_limited("challenge")
 def challenge_propose(request, game_id: int):
     game, seat = _participant(request, game_id)
+    game_options = get_ui(game.engine).OPTIONS
     options_form = game_options.options_form_class(game.options)(request.POST)
     clock = NewGameForm(request.POST)
     clock.is_valid()  # only its days_per_move is used here

@@ -49,6 +49,8 @@ class GameUI(Protocol):
     REPLAY_TEMPLATE: str  # one position of an ended game's review
     NOTATION_LABEL: Any  # the record's notation tab
     EXPORT_EXTENSION: str  # the record file's extension
+    OPTIONS: Any  # the options form module (options_form_class, options_from_form, grouped_fields, describe)
+    OPTIONS_PREFIX: str  # its fields' name prefix
 
     def board_params(self, data) -> dict: ...
     def board_context(self, request, game, seat, **params) -> dict: ...

@@ -22,6 +22,7 @@ from games.engine import get_game_engine
 from games.models import Game, other_color
 
 from . import favourites
+from . import options as OPTIONS  # noqa: N812 (the package's options form, as GameUI names it)
 from .board import board_size, build_board, known_to_enemy, lost_summary, parse_square, square_key, turn_hint
 from .words import PIECE_MARKS, piece_name, reason_name
 
@@ -33,6 +34,7 @@ REPLAY_TEMPLATE = "games/marshal/replay.html"
 NOTATION_LABEL = gettext_lazy("Marshal notation")
 EXPORT_EXTENSION = "marshal.txt"
 SCRIPT = "js/marshal_setup.js"
+OPTIONS_PREFIX = OPTIONS.PREFIX
 
 
 def engine_options(options: dict) -> dict:

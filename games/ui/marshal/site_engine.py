@@ -43,6 +43,12 @@ def engine_options(options: dict | None) -> dict:
     return {k: v for k, v in (options or {}).items() if k not in SITE_OPTIONS}
 
 
+def resolve_options(options: dict | None) -> dict:
+    from games.rules.marshal.options import resolve
+
+    return resolve(engine_options(options))
+
+
 def new_game(options: dict | None = None, seed: int | None = None):
     return rules.new_game(engine_options(options), seed=secrets.randbelow(2**31) if seed is None else seed)
 

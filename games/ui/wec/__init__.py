@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from games import game_options as OPTIONS  # noqa: N812 (the options form, as GameUI names it)
+
 from .context import board_context, board_params, kept_selection, review_context, watch_context
 
 NAME = "wec"
@@ -14,6 +16,7 @@ WATCH_TEMPLATE = "games/wec/watch_board.html"
 REPLAY_TEMPLATE = "games/wec/replay.html"
 NOTATION_LABEL = _("Wec notation")
 EXPORT_EXTENSION = "wec"
+OPTIONS_PREFIX = "opt_"
 
 __all__ = [
     "BOARD_TEMPLATE",
@@ -21,6 +24,8 @@ __all__ = [
     "LABEL",
     "NAME",
     "NOTATION_LABEL",
+    "OPTIONS",
+    "OPTIONS_PREFIX",
     "REPLAY_TEMPLATE",
     "WATCH_TEMPLATE",
     "accepts",
