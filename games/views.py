@@ -152,6 +152,7 @@ def game_detail(request, game_id: int):
     context["board_template"] = ui.BOARD_TEMPLATE
     context["notation_label"] = ui.NOTATION_LABEL
     context["ui_script"] = getattr(ui, "SCRIPT", "")
+    context["ui_stylesheet"] = getattr(ui, "STYLESHEET", "")
     return render(request, "games/game.html", context)
 
 

@@ -201,6 +201,7 @@ def _watch_context(request, game, at=None) -> dict:
     context = ui.watch_context(game, selectors.load_state(game), at=at)
     context["watch_template"] = ui.WATCH_TEMPLATE
     context["replay_template"] = ui.REPLAY_TEMPLATE
+    context["ui_stylesheet"] = getattr(ui, "STYLESHEET", "")
     return context
 
 

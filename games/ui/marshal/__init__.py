@@ -34,6 +34,7 @@ REPLAY_TEMPLATE = "games/marshal/replay.html"
 NOTATION_LABEL = gettext_lazy("Marshal notation")
 EXPORT_EXTENSION = "marshal.txt"
 SCRIPT = "js/marshal_setup.js"
+STYLESHEET = "css/marshal.css"
 OPTIONS_PREFIX = OPTIONS.PREFIX
 
 
