@@ -350,7 +350,14 @@ def player_profile(request, username: str):
 
 @require_GET
 def leaderboard(request):
-    return render(request, "games/leaderboard.html", {"players": selectors.leaderboard()})
+    from .ui import UI_REGISTRY
+    from .ui import choices as game_choices
+
+    engine = request.GET.get("game") or "wec"
+    if engine not in UI_REGISTRY:
+        raise Http404
+    context = {"players": selectors.leaderboard(engine=engine), "game_choices": game_choices(), "chosen": engine}
+    return render(request, "games/leaderboard.html", context)
 
 
 # --- board editor and scenarios ---------------------------------------------------------

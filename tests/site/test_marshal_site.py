@@ -247,6 +247,17 @@ def test_ended_game_review_and_export(client, alice, bob):
     assert r.status_code == 200 and "After turn 1" in r.content.decode()
     r = client.get(reverse("export_record", args=[game.pk]))
     assert r.status_code == 200 and "xH(10,10)#" in r.content.decode()
+    # Ratings are per game: the Marshal rating moved, the Wec one (User row) did not.
+    from games.models import GameRating
+
+    alice.refresh_from_db()
+    assert alice.rating == 1500.0
+    mine = GameRating.objects.get(user=alice, engine="marshal")
+    theirs = GameRating.objects.get(user=bob, engine="marshal")
+    assert mine.rating > 1500.0 > theirs.rating
+    board = client.get(reverse("leaderboard") + "?game=marshal").content.decode()
+    assert board.index(alice.shown_name) < board.index(bob.shown_name)
+    assert client.get(reverse("leaderboard") + "?game=nope").status_code == 404
 
 
 def test_ai_seat_sets_up_and_moves(client, alice, monkeypatch):
