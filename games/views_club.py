@@ -295,6 +295,7 @@ def export_record(request, game_id: int):
     header = [
         ("Site", "Wec Online"),
         ("Game", game.pk),
+        ("Engine", game.engine),
         ("Black", players["black"].username if players.get("black") else "?"),
         ("White", players["white"].username if players.get("white") else "?"),
         ("Competitive", "yes" if game.competitive else "no"),
@@ -305,9 +306,13 @@ def export_record(request, game_id: int):
     if game.status != Game.Status.FINISHED:
         header.append(("Record", f"as {color} saw it"))
     text = "".join(f'[{key} "{_header_value(value)}"]\n' for key, value in header) + "\n"
-    text += "".join(f"{n}. {line}\n" for n, line in enumerate(lines, start=1))
+    ui = get_ui(game.engine)
+    if getattr(ui, "RECORD_NUMBERED", False):  # the notation numbers its own lines
+        text += "".join(f"{line}\n" for line in lines)
+    else:
+        text += "".join(f"{n}. {line}\n" for n, line in enumerate(lines, start=1))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="wec-game-{game.pk}.wec"'
+    response["Content-Disposition"] = f'attachment; filename="{game.engine}-game-{game.pk}.{ui.EXPORT_EXTENSION}"'
     return response
 
 

@@ -247,6 +247,8 @@ def test_ended_game_review_and_export(client, alice, bob):
     assert r.status_code == 200 and "After turn 1" in r.content.decode()
     r = client.get(reverse("export_record", args=[game.pk]))
     assert r.status_code == 200 and "xH(10,10)#" in r.content.decode()
+    assert '[Engine "marshal"]' in r.content.decode() and "\n1. B: 5(9,9)-(10,9)" in r.content.decode()
+    assert r["Content-Disposition"].endswith(f'filename="marshal-game-{game.pk}.txt"')
     # Ratings are per game: the Marshal rating moved, the Wec one (User row) did not.
     from games.models import GameRating
 
