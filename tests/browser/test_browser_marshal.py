@@ -56,6 +56,7 @@ def test_marshal_challenge_setup_fight_and_spy_reveal(new_page, shot):
     alice.click("#new-game-form button[type=submit]")
     expect(alice.locator("#challenge")).to_be_visible()
     expect(alice.locator("#challenge")).to_contain_text("Volcanoes")
+    expect(alice.locator("#challenge-game")).to_contain_text("Marshal and Spy")
     game_path = re.sub(r"^https?://[^/]+", "", alice.url).replace("challenge/", "")
     bob.goto("/")
     bob.get_by_role("link", name="Challenge: answer it").click()
