@@ -176,10 +176,11 @@ def history_lines(game: Game, state, color: str) -> dict:
             continue
         try:
             out[key] = [str(line) for line in fn(state, who)]
-            if key == "plain":  # direction words as this player's board shows them
-                from .ui.wec.board import viewer_words
+            if key == "plain":  # in words as this player's board shows them (the game's package says how)
+                from .ui import get_ui
 
-                out[key] = [viewer_words(line, color) for line in out[key]]
+                words = get_ui(game.engine).plain_words
+                out[key] = [words(line, color) for line in out[key]]
         except Exception:  # the record is a nicety; never break the page for it
             out[key] = []
     return out

@@ -45,6 +45,11 @@ def engine_options(options: dict) -> dict:
     return strip(options)
 
 
+def plain_words(line: str, color: str) -> str:
+    """The record in words is the same for both readers (squares by number)."""
+    return line
+
+
 def board_params(data) -> dict:
     return {"sel": parse_square(data.get("sel"))}
 
@@ -177,7 +182,6 @@ def review_context(game, seat, at=None, history=None, state=None) -> dict:
     """The ended game's replay: the true board after each turn (`at`)."""
     from .review import replay_state
 
-    frames = selectors.replay_frames(game)
     if history is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)
     last = len(history["notation"])
@@ -186,7 +190,6 @@ def review_context(game, seat, at=None, history=None, state=None) -> dict:
     return {
         "at": at,
         "last": last,
-        "frames": len(frames),
         "board": build_board(view, seat.color),
         "line": history["notation"][at - 1] if at > 0 and at - 1 < len(history["notation"]) else "",
         "plain": history["plain"][at - 1] if at > 0 and at - 1 < len(history["plain"]) else "",

@@ -34,9 +34,18 @@ __all__ = [
     "board_params",
     "engine_options",
     "kept_selection",
+    "plain_words",
     "review_context",
     "watch_context",
 ]
+
+
+def plain_words(line: str, color: str) -> str:
+    """A plain-English record line with its direction words turned for the
+    reader (north is up on each player's own screen)."""
+    from .board import viewer_words
+
+    return viewer_words(line, color)
 
 
 def engine_options(options: dict) -> dict:
