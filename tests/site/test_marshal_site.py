@@ -281,3 +281,43 @@ def test_ai_seat_sets_up_and_moves(client, alice, monkeypatch):
     page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
     assert 'title="General' in page  # Alice's own
     assert page.count("mtok-black") == 30 and 'mtok-black" title="unknown piece"' in page
+
+
+def test_new_game_form_makes_a_marshal_seek_with_options(client, alice, bob):
+    login(client, alice)
+    home = client.get(reverse("home")).content.decode()
+    assert 'id="game-options-marshal"' in home and 'name="mopt_volcanoes"' in home
+    r = client.post(reverse("new_game"), {
+        "engine": "marshal", "opponent": "open", "color": "black", "days_per_move": "3", "kind": "competitive",
+        "mopt_columns": "11", "mopt_setup_rows": "3", "mopt_neutral_rows": "4", "mopt_volcanoes": "2",
+        "mopt_moves_per_turn": "1", "mopt_no_return": "until_moved", "mopt_turn_limit": "0",
+        # the Wec section is on the same form: ignored for a Marshal game
+        "opt_movement": "weaponized",
+    })
+    assert r.status_code == 302
+    game = Game.objects.get(engine="marshal")
+    assert game.status == Game.Status.OPEN
+    assert game.options == {"columns": 11, "volcanoes": 2, "moves_per_turn": 1, "no_return": "until_moved",
+                            "competitive": True}
+    # A bad value: a clear 400, no game.
+    r = client.post(reverse("new_game"), {"engine": "marshal", "opponent": "open", "color": "black",
+                                          "days_per_move": "3", "mopt_columns": "13", "mopt_setup_rows": "3",
+                                          "mopt_neutral_rows": "4", "mopt_volcanoes": "2", "mopt_moves_per_turn": "1",
+                                          "mopt_no_return": "until_moved", "mopt_turn_limit": "0"})
+    assert r.status_code == 400 and Game.objects.filter(engine="marshal").count() == 1
+    r = client.post(reverse("new_game"), {"engine": "chess", "opponent": "open", "color": "black", "days_per_move": "3"})
+    assert r.status_code == 400
+    # Bob sees and accepts the seek; the board is 11 columns wide.
+    client.force_login(bob)
+    assert "(Marshal and Spy)" in client.get(reverse("home")).content.decode()
+    assert client.post(reverse("accept_seek", args=[game.pk])).status_code == 302
+    game = selectors.get_game(game.pk)
+    assert game.status == Game.Status.ACTIVE
+    client.force_login(alice)
+    page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert 'id="msq-3-11"' in page and "Move one piece." not in page  # setting up first
+    assert act(client, game, alice, {"type": "setup", "random": True}).status_code == 200
+    client.force_login(bob)
+    assert act(client, game, bob, {"type": "setup", "random": True}).status_code == 200
+    client.force_login(alice)
+    assert "Move one piece." in client.get(reverse("game_detail", args=[game.pk])).content.decode()
