@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError
 from django.http import Http404, HttpResponse
@@ -44,7 +45,9 @@ def _option_sections(chosen: str | None = None, form=None) -> list[dict]:
     for name, label in game_choices():
         ui = get_ui(name)
         bound = form if name == chosen and form is not None else ui.OPTIONS.options_form_class()()
-        out.append({"engine": name, "label": label, "groups": ui.OPTIONS.grouped_fields(bound)})
+        # The first game's section keeps the page's original id.
+        dom_id = "game-options" if name == settings.WEC_ENGINE_NAME else f"game-options-{name}"
+        out.append({"engine": name, "label": label, "dom_id": dom_id, "groups": ui.OPTIONS.grouped_fields(bound)})
     return out
 
 
@@ -75,8 +78,8 @@ def game_list(request):
 @rate_limited("challenge")
 def new_game(request):
     form = NewGameForm(request.POST)
-    engine = request.POST.get("engine") or "wec"
-    ui = get_ui(engine) if engine in UI_REGISTRY else get_ui("wec")
+    engine = request.POST.get("engine") or settings.WEC_ENGINE_NAME
+    ui = get_ui(engine if engine in UI_REGISTRY else settings.WEC_ENGINE_NAME)
     options_form = ui.OPTIONS.options_form_class()(request.POST) if _posts_options(request.POST, ui) else None
     if not form.is_valid() or (options_form is not None and not options_form.is_valid()):
         context = {

@@ -355,10 +355,12 @@ def player_profile(request, username: str):
 
 @require_GET
 def leaderboard(request):
+    from django.conf import settings
+
     from .ui import UI_REGISTRY
     from .ui import choices as game_choices
 
-    engine = request.GET.get("game") or "wec"
+    engine = request.GET.get("game") or settings.WEC_ENGINE_NAME
     if engine not in UI_REGISTRY:
         raise Http404
     context = {"players": selectors.leaderboard(engine=engine), "game_choices": game_choices(), "chosen": engine}
