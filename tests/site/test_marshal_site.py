@@ -343,3 +343,20 @@ def test_verify_games_replays_a_marshal_game(client, alice, bob, settings):
         game = selectors.get_game(game.pk)
     problem, actions, snapshots = verify_game(selectors.get_game(game.pk))
     assert problem is None and actions == game.seq and snapshots >= 2
+
+
+def test_the_ai_chooses_from_its_own_view_only():
+    """The site's AI entry point: two worlds that differ only in two White
+    types Black cannot see give Black's AI the same choice, setup included."""
+    from games.ui.marshal import site_engine
+
+    doc = json.loads(json.dumps(SMALL))
+    other = json.loads(json.dumps(SMALL))
+    other["pieces"][5]["type"], other["pieces"][7]["type"] = "corporal", "captain"  # exchange two unseen types
+    a, b = rules.load_scenario(doc), rules.load_scenario(other)
+    assert rules.dump_scenario(a) != rules.dump_scenario(b)
+    for seed in range(20):
+        assert site_engine.choose_action(a, seed) == site_engine.choose_action(b, seed)
+    fresh = site_engine.new_game({"competitive": True})
+    setup = site_engine.choose_action(fresh, 3)
+    assert setup["type"] == "setup" and setup["color"] == "black" and len(setup["pieces"]) == 30

@@ -15,7 +15,7 @@ pure package:
 - ``turn_records`` / ``turn_count`` / ``dump_scenario(history=False)``: the
   Marshal dump holds its own log, so the state row needs no Turn records.
 - ``choose_action(state, seed)``: the AI of games/rules/marshal/ai.py for the
-  side to move, reading only that side's view; its setup is a random one.
+  side the site waits for, given only that side's view (its setup too).
 """
 
 from __future__ import annotations
@@ -102,7 +102,6 @@ def choose_action(state, seed: int) -> dict[str, Any] | None:
     color = to_move(state)
     if color is None:
         return None
-    if state.phase == "setup":
-        return {"type": "setup", "color": color, "random": seed}
-    # The AI reads only its own side's view of the game (ai.py).
-    return rules.choose_action(state, color, seed)
+    # The AI is given only its own side's view (so it chooses alike in two
+    # worlds its side cannot tell apart); during setup it places its army.
+    return rules.choose_action(rules.view(state, color), color, seed)
