@@ -25,10 +25,10 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from . import selectors
+from .ui import get_ui
 
 # Stands for the CSRF token in a cached board; never a valid token itself.
 CSRF_MARK = "@@wec-csrf@@"
-BOARD_TEMPLATE = "games/partials/board.html"
 HISTORY_TEMPLATE = "games/partials/history.html"
 
 
@@ -111,7 +111,13 @@ def history_fragment(request, game, seat, history: dict) -> str:
     part = _fragment(has, mode, history["plain"], history["notation"], totals)
     if part is not None:
         return part
-    context = {"history": history, "history_mode": mode, "review": selectors.is_review(game), "oob": True}
+    context = {
+        "history": history,
+        "history_mode": mode,
+        "review": selectors.is_review(game),
+        "oob": True,
+        "notation_label": get_ui(game.engine).NOTATION_LABEL,
+    }
     return render_to_string(HISTORY_TEMPLATE, context)
 
 
@@ -146,7 +152,7 @@ def board_response(
         if history is None:
             history = selectors.history_lines(game, selectors.load_state(game), seat.color)
         context["csrf_token"] = CSRF_MARK
-        html = render_to_string(BOARD_TEMPLATE, context)
+        html = render_to_string(get_ui(game.engine).BOARD_TEMPLATE, context)
         if cacheable:
             value = (
                 html,

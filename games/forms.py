@@ -14,6 +14,12 @@ def clock_choices():
     return [*choices, ("none", _("No clock"))]
 
 
+def _game_choices():
+    from games.ui import choices
+
+    return choices()
+
+
 class NewGameForm(forms.Form):
     OPPONENTS = [
         ("user", _("A player I name")),
@@ -22,6 +28,9 @@ class NewGameForm(forms.Form):
     ]
     COLORS = [("random", _("Random")), ("black", _("Black (moves first)")), ("white", _("White"))]
 
+    engine = forms.ChoiceField(
+        label=_("Game"), choices=lambda: _game_choices(), initial=lambda: settings.WEC_ENGINE_NAME, required=False
+    )
     opponent = forms.ChoiceField(label=_("Opponent"), choices=OPPONENTS, initial="user", widget=forms.RadioSelect)
     username = forms.CharField(label=_("Opponent's username"), max_length=150, required=False)
     color = forms.ChoiceField(label=_("My color"), choices=COLORS, initial="random")
@@ -47,6 +56,9 @@ class NewGameForm(forms.Form):
         help_text=_("Leave empty for a plain time per move. With it, the time per move is each player's starting bank."),
     )
     bank_cap_days = forms.IntegerField(label=_("Bank clock: most days the bank may hold"), min_value=1, max_value=60, required=False)
+
+    def clean_engine(self):
+        return self.cleaned_data.get("engine") or settings.WEC_ENGINE_NAME
 
     def clean_kind(self):
         return self.cleaned_data.get("kind") or "competitive"
@@ -78,6 +90,7 @@ class NewGameForm(forms.Form):
             "days_per_move": data["days_per_move"],
             "as_challenge": True,
             "competitive": data["kind"] != "friendly",
+            "engine": data.get("engine") or settings.WEC_ENGINE_NAME,
             "ai_level": data["ai_level"],
             "ai_clock": data["ai_clock"],
             "increment_hours": data.get("increment_hours"),

@@ -260,3 +260,37 @@ class Scenario(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class SetupFavourite(models.Model):
+    """A player's saved favourite setup for a game with a setup phase (Marshal
+    and Spy): one per player and engine, in the game package's own format."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="setup_favourites")
+    engine = models.CharField(_("engine"), max_length=32)
+    layout = models.JSONField(_("layout"))
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "engine"], name="one_setup_favourite_per_engine")]
+
+    def __str__(self):
+        return f"{self.user_id}:{self.engine}"
+
+
+class GameRating(models.Model):
+    """A player's Glicko-2 rating in one game other than the site's first
+    (Wec keeps its rating on the User row, as before issue 18): one row per
+    player and engine name, made at the player's first rated game of it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_ratings")
+    engine = models.CharField(_("engine"), max_length=32)
+    rating = models.FloatField(_("rating"), default=1500.0)
+    rating_deviation = models.FloatField(_("rating deviation"), default=350.0)
+    rating_volatility = models.FloatField(_("rating volatility"), default=0.06)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "engine"], name="one_rating_per_engine")]
+
+    def __str__(self):
+        return f"{self.user_id}:{self.engine}={self.rating:.0f}"

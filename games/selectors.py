@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from django.db.models import F, Prefetch
 from django.utils.translation import gettext as _
@@ -175,10 +176,11 @@ def history_lines(game: Game, state, color: str) -> dict:
             continue
         try:
             out[key] = [str(line) for line in fn(state, who)]
-            if key == "plain":  # direction words as this player's board shows them
-                from .board import viewer_words
+            if key == "plain":  # in words as this player's board shows them (the game's package says how)
+                from .ui import get_ui
 
-                out[key] = [viewer_words(line, color) for line in out[key]]
+                words = get_ui(game.engine).plain_words
+                out[key] = [words(line, color) for line in out[key]]
         except Exception:  # the record is a nicety; never break the page for it
             out[key] = []
     return out
@@ -510,10 +512,28 @@ def rating_plot(ratings: list[float], width: int = 320, height: int = 120) -> di
     return {"points": points, "width": width, "height": height, "low": round(low), "high": round(high)}
 
 
-def leaderboard(limit: int = 100) -> list:
-    """Players with at least one rated game, best rating first."""
+def leaderboard(limit: int = 100, engine: str | None = None) -> list:
+    """Players with at least one rated game, best rating first: in the site's
+    first game (the rating on the User row), or in the game `engine` (its
+    GameRating rows)."""
+    from django.conf import settings
     from django.contrib.auth import get_user_model
 
+    if engine and engine != settings.WEC_ENGINE_NAME:
+        from .models import GameRating
+
+        rows = (
+            GameRating.objects.filter(engine=engine, user__is_active=True, user__is_ai=False)
+            .select_related("user")
+            .order_by("-rating", "rating_deviation", "user__username")[:limit]
+        )
+        return [
+            SimpleNamespace(
+                username=r.user.username, shown_name=r.user.shown_name, rating=r.rating,
+                rating_deviation=r.rating_deviation,
+            )
+            for r in rows
+        ]
     User = get_user_model()
     return list(
         User.objects.filter(is_active=True, is_ai=False, rating_changes__isnull=False)

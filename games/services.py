@@ -23,6 +23,7 @@ from .engine import get_game_engine
 from .integrity import append_action
 from .models import Color, Game, GameAction, Notification, Seat, other_color
 from .selectors import load_state
+from .ui import UI_REGISTRY, get_ui
 
 logger = logging.getLogger(__name__)
 
@@ -295,7 +296,7 @@ def _initial_snapshot(game: Game, scenario: dict | None = None):
         if scenario is not None:
             state = engine.load_scenario(scenario)
         else:
-            state = engine.new_game(game.options or None)
+            state = engine.new_game(get_ui(game.engine).engine_options(game.options or {}) or None)
         to_move = engine.to_move(state)
     except ValueError as exc:
         raise InvalidRequest(_("Bad game setup: %(error)s") % {"error": exc}) from exc
@@ -395,6 +396,7 @@ def create_game(
     bank_cap_days: int | None = None,
     ai_level: str = "easy",
     ai_clock: bool = False,
+    engine: str | None = None,
 ) -> Game:
     """Start a game.  `opponent` is "user" (with `username`), "open" (a seek) or "ai".
 
@@ -407,9 +409,13 @@ def create_game(
     accept first (status CHALLENGE, no clock running until then; see
     games.services_club).  `competitive` False makes a friendly game.  Against
     the AI (also when it is named as the user) there is no clock unless
-    `ai_clock`; `ai_level` is stored for the AI task."""
+    `ai_clock`; `ai_level` is stored for the AI task.  `engine` names the game
+    (games.ui.UI_REGISTRY; default WEC_ENGINE_NAME)."""
     User = get_user_model()
     options = dict(options or {})
+    engine = engine or settings.WEC_ENGINE_NAME
+    if engine not in UI_REGISTRY:
+        raise InvalidRequest(_("Unknown game: %(name)s") % {"name": engine})
     my_color = _resolve_color(color)
     opponent_user = None
     if opponent == "user":
@@ -448,7 +454,7 @@ def create_game(
     else:
         status = Game.Status.ACTIVE
     game = Game.objects.create(
-        engine=settings.WEC_ENGINE_NAME,
+        engine=engine,
         options=options,
         status=status,
         created_by=creator,
@@ -642,12 +648,14 @@ def _submit_action(
         ):
             raise StaleState(_("The board changed since you looked at it. Please look again."))
         engine = get_game_engine(game.engine)
+        ui = get_ui(game.engine)
         state = load_state(game)
-        if engine.to_move(state) != seat.color:
+        if not ui.actor(engine, state, seat.color):
             raise NotYourTurn(_("It is not your turn."))
         # Only what the engine lists for the player is accepted, in the engine's
-        # own form (so the log holds exactly the actions legal_actions gave).
-        action = match_legal_action(action, engine.legal_actions(state))
+        # own form (so the log holds exactly the actions legal_actions gave);
+        # the game's site package says how a posted action is matched.
+        action = ui.accepts(engine, state, seat.color, action, engine.legal_actions(state))
         try:
             new_state = engine.apply(state, action)
         except ValueError as exc:  # the engine's IllegalAction is a ValueError

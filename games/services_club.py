@@ -272,6 +272,17 @@ def game_ended(game: Game, seats: list[Seat]) -> None:
 
     User = get_user_model()
     locked = {u.pk: u for u in User.objects.select_for_update().filter(pk__in=[u.pk for u in users.values()])}
+    if game.engine != settings.WEC_ENGINE_NAME:
+        # Ratings are kept per game: the site's first game on the User row,
+        # every other game in a GameRating row of its own (issue 18).
+        from .models import GameRating
+
+        for user_id in list(locked):
+            GameRating.objects.get_or_create(user_id=user_id, engine=game.engine)
+        locked = {
+            r.user_id: r
+            for r in GameRating.objects.select_for_update().filter(user_id__in=list(locked), engine=game.engine)
+        }
     before = {
         color: glicko2.Rating(locked[u.pk].rating, locked[u.pk].rating_deviation, locked[u.pk].rating_volatility)
         for color, u in users.items()
@@ -284,7 +295,7 @@ def game_ended(game: Game, seats: list[Seat]) -> None:
         row.rating, row.rating_deviation, row.rating_volatility = after.rating, after.deviation, after.volatility
         row.save(update_fields=["rating", "rating_deviation", "rating_volatility"])
         RatingChange.objects.get_or_create(
-            user=row, game_id=game.pk, defaults={"rating": after.rating, "rating_deviation": after.deviation}
+            user_id=u.pk, game_id=game.pk, defaults={"rating": after.rating, "rating_deviation": after.deviation}
         )
 
 

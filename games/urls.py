@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views, views_club, views_help
+from .ui.marshal import views as marshal_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,6 +17,7 @@ urlpatterns = [
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
     path("games/<int:game_id>/clocks/", views.game_clocks, name="game_clocks"),
     path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
+    path("games/<int:game_id>/setup-favourite/", marshal_views.save_favourite, name="setup_favourite"),
     path("games/<int:game_id>/challenge/", views_club.challenge_detail, name="challenge_detail"),
     path("games/<int:game_id>/challenge/answer/", views_club.challenge_answer, name="challenge_answer"),
     path("games/<int:game_id>/challenge/propose/", views_club.challenge_propose, name="challenge_propose"),

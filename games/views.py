@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import sys
-from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError
 from django.http import Http404, HttpResponse
@@ -17,12 +17,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, game_options, highlights, panels, selectors, services
-from . import review as review_data
-from .board import build_board, parse_place, place_key
-from .engine import get_game_engine
+from . import boardcache, selectors, services
 from .forms import ActionError, NewGameForm, action_from_post
-from .models import Game, other_color
+from .models import Game
+from .ui import UI_REGISTRY, get_ui
+from .ui import choices as game_choices
 
 logger = logging.getLogger(__name__)
 
@@ -34,9 +33,22 @@ def _refused(request, message: str, status: int, game_id: int | None = None):
     return render(request, "games/refused.html", {"message": message, "back_url": back_url}, status=status)
 
 
-def _posts_options(data) -> bool:
-    """Whether the new-game form came with the game options section."""
-    return any(key.startswith("opt_") for key in data)
+def _posts_options(data, ui) -> bool:
+    """Whether the new-game form came with the chosen game's options section."""
+    return any(key.startswith(ui.OPTIONS_PREFIX) for key in data)
+
+
+def _option_sections(chosen: str | None = None, form=None) -> list[dict]:
+    """Every game's options section of the new-game form (the chosen game's
+    bound to the posted form when it was refused)."""
+    out = []
+    for name, label in game_choices():
+        ui = get_ui(name)
+        bound = form if name == chosen and form is not None else ui.OPTIONS.options_form_class()()
+        # The first game's section keeps the page's original id.
+        dom_id = "game-options" if name == settings.WEC_ENGINE_NAME else f"game-options-{name}"
+        out.append({"engine": name, "label": label, "dom_id": dom_id, "groups": ui.OPTIONS.grouped_fields(bound)})
+    return out
 
 
 def home(request):
@@ -46,7 +58,7 @@ def home(request):
         "games": selectors.user_games(request.user),
         "seeks": selectors.open_seeks(request.user),
         "form": NewGameForm(),
-        "option_groups": game_options.grouped_fields(game_options.options_form_class()()),
+        "option_sections": _option_sections(),
     }
     return render(request, "games/home.html", context)
 
@@ -66,16 +78,18 @@ def game_list(request):
 @rate_limited("challenge")
 def new_game(request):
     form = NewGameForm(request.POST)
-    options_form = game_options.options_form_class()(request.POST) if _posts_options(request.POST) else None
+    engine = request.POST.get("engine") or settings.WEC_ENGINE_NAME
+    ui = get_ui(engine if engine in UI_REGISTRY else settings.WEC_ENGINE_NAME)
+    options_form = ui.OPTIONS.options_form_class()(request.POST) if _posts_options(request.POST, ui) else None
     if not form.is_valid() or (options_form is not None and not options_form.is_valid()):
         context = {
             "games": selectors.user_games(request.user),
             "seeks": selectors.open_seeks(request.user),
             "form": form,
-            "option_groups": game_options.grouped_fields(options_form or game_options.options_form_class()()),
+            "option_sections": _option_sections(engine, options_form),
         }
         return render(request, "games/home.html", context, status=400)
-    options = game_options.options_from_form(options_form.cleaned_data) if options_form is not None else {}
+    options = ui.OPTIONS.options_from_form(options_form.cleaned_data) if options_form is not None else {}
     try:
         game = services.create_game(creator=request.user, options=options, **form.game_kwargs())
     except services.GameError as exc:
@@ -84,7 +98,7 @@ def new_game(request):
             "games": selectors.user_games(request.user),
             "seeks": selectors.open_seeks(request.user),
             "form": form,
-            "option_groups": game_options.grouped_fields(options_form or game_options.options_form_class()()),
+            "option_sections": _option_sections(engine, options_form),
         }
         return render(request, "games/home.html", context, status=exc.status)
     return redirect("game_detail", game_id=game.pk)
@@ -126,143 +140,6 @@ def _participant(request, game_id: int):
     return game, seat
 
 
-BOARD_MODES = ("aim", "dest")
-
-
-def _board_params(data) -> dict:
-    """The board partial's selection from query (or posted) data: `sel` place,
-    optional `to` (a target with several choices), `mode` ("aim" / "dest"),
-    `weapon` and own `piece` id for those modes."""
-    params = {"sel": parse_place(data.get("sel")), "to": parse_place(data.get("to"))}
-    mode = data.get("mode")
-    if mode in BOARD_MODES and data.get("weapon"):
-        params["mode"] = mode
-        params["weapon"] = str(data.get("weapon"))[:40]
-        try:
-            params["piece"] = int(data["piece"]) if data.get("piece") else None
-        except ValueError:
-            params["piece"] = None
-    return params
-
-
-def _board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None, piece=None, error=None):
-    """Everything the board partial shows, from the player's own view and own
-    legal actions only."""
-    engine = get_game_engine(game.engine)
-    state = selectors.load_state(game)
-    view = engine.view(state, seat.color)
-    my_turn = game.status == Game.Status.ACTIVE and game.to_move == seat.color
-    legal = engine.legal_actions(state) if my_turn else []
-    own_places = {
-        (p.get("row"), p.get("col"), p.get("level", "ground"))
-        for p in view.get("pieces", []) if p.get("color") == seat.color
-    }
-    if sel is not None and (not my_turn or sel not in own_places):
-        sel = None
-    options = panel = None
-    if sel is not None:
-        if mode in BOARD_MODES:
-            options = panels.board_targets(legal, view, seat.color, sel, mode, weapon, piece)
-        if not options or not options.targets:
-            mode = None
-            options = selectors.move_options(game, seat.color, *sel, state=state, view=view, legal=legal)
-        panel = panels.action_panel(legal, view, seat.color, sel)
-    board = build_board(view, seat.color, options=options, can_select=my_turn)
-    hl = highlights.for_player(game, seat.color, view)
-    highlights.mark(board, hl)
-    choice = None
-    if options and to is not None and to in options.targets:
-        choice = {"to": to, "choices": options.targets[to], "title": panels.choice_title(options.kind, to)}
-    query = {}
-    if sel is not None:
-        query["sel"] = place_key(sel)
-        if mode:
-            query.update({"mode": mode, "weapon": weapon})
-            if piece is not None:
-                query["piece"] = piece
-    opponent_seat = selectors.seat_by_color(game, other_color(seat.color))
-    history = selectors.history_lines(game, state, seat.color)
-    review = _review_context(game, seat, history=history, state=state) if selectors.is_review(game) else None
-    return {
-        "game": game,
-        "seat": seat,
-        "color": seat.color,
-        "opponent": opponent_seat.user if opponent_seat else None,
-        "view": view,
-        "board": board,
-        "my_turn": my_turn,
-        "turn_panel": panels.turn_panel(view, legal, seat.color) if my_turn else None,
-        "selected": sel,
-        "selected_key": place_key(sel) if sel else "",
-        "sel_query": urlencode(query),
-        "mode": mode,
-        "mode_weapon": panels.weapon_name(weapon) if mode else "",
-        "selected_has_targets": bool(options and options.targets),
-        "choice": choice,
-        "panel": panel,
-        "error": error,
-        "board_url": reverse("game_board", args=[game.pk]),
-        "act_url": reverse("game_act", args=[game.pk]),
-        "history": history,
-        "review": review,
-        "highlights": hl,
-        "highlight_text": highlights.summary(hl),
-        "clocks": selectors.game_clocks(game),
-        "clocks_url": reverse("game_clocks", args=[game.pk]),
-    }
-
-
-def _review_context(game, seat, at=None, history=None, state=None):
-    """One position of an ended game's replay: the true board after frame `at`
-    (default: the end) with the plain-English line of the Turn that led to it.
-    Only for ended games: before that, intermediate positions would leak."""
-    frames = selectors.replay_frames(game)
-    last = len(frames) - 1
-    at = last if at is None else max(0, min(int(at), last))
-    if history is None:
-        history = selectors.history_lines(game, selectors.load_state(game), seat.color)
-    if state is None or frames[at] != game.seq:
-        state = selectors.load_state(game, upto=frames[at])
-    view = selectors.full_view(game, state)
-    three = _review_boards(game, seat, frames, at)
-    line = plain = ""
-    if at > 0:
-        if at - 1 < len(history["notation"]):
-            line = history["notation"][at - 1]
-        if at - 1 < len(history["plain"]):
-            plain = history["plain"][at - 1]
-    return {
-        "at": at,
-        "last": last,
-        "seq": frames[at],
-        "board": build_board(view, seat.color),
-        "line": line,
-        "plain": plain,
-        "url": reverse("game_replay", args=[game.pk]),
-        "detail_url": reverse("game_detail", args=[game.pk]),
-        **three,
-    }
-
-
-def _review_boards(game, seat, frames, at):
-    """The review's knowledge boards (what Black and White each knew after
-    frame `at`), the Squares where each learned something that Turn, the
-    closest calls of hidden pieces, and the plot over the game."""
-    fs = review_data.frames_of(game, frames)
-    prev = fs[at - 1] if at > 0 else None
-    boards = []
-    for color in ("black", "white"):
-        board = build_board(fs[at].views[color], seat.color)
-        learned = review_data.learned(prev, fs[at], color)
-        for line in board["grid"]:
-            for sq in line["squares"]:
-                sq["hl_learn"] = (sq["row"], sq["col"]) in learned
-        near = review_data.threat(fs[at], color)
-        boards.append({"color": color, "board": board, "learned": len(learned), "near": near[0] if near[1] else None})
-    stats = review_data.summary(game, frames)
-    return {"knowledge": boards, "stats": stats, "plot": review_data.plot(stats, at)}
-
-
 @login_required
 @require_GET
 def game_detail(request, game_id: int):
@@ -270,10 +147,15 @@ def game_detail(request, game_id: int):
     if game.status == Game.Status.CHALLENGE:
         return redirect("challenge_detail", game_id=game.pk)
     services.mark_notifications_read(request.user, game.pk)
-    context = _review_at(request, game, seat, _board_context(request, game, seat, **_board_params(request.GET)))
+    ui = get_ui(game.engine)
+    context = _review_at(request, game, seat, ui.board_context(request, game, seat, **ui.board_params(request.GET)))
     context["ws_path"] = f"/ws/games/{game.pk}/"
     context["history_mode"] = boardcache.history_mode(game)
     context["chat_messages"] = selectors.chat_messages(game, request.user) or []
+    context["board_template"] = ui.BOARD_TEMPLATE
+    context["notation_label"] = ui.NOTATION_LABEL
+    context["ui_script"] = getattr(ui, "SCRIPT", "")
+    context["ui_stylesheet"] = getattr(ui, "STYLESHEET", "")
     return render(request, "games/game.html", context)
 
 
@@ -283,14 +165,15 @@ def game_board(request, game_id: int):
     game, seat = _participant(request, game_id)
     # The live page fetches this when the game changed: the player has seen it.
     services.mark_notifications_read(request.user, game.pk)
-    params = _board_params(request.GET)
+    ui = get_ui(game.engine)
+    params = ui.board_params(request.GET)
     # A review at a chosen Turn (`at`) is not the plain board of this version.
-    plain = params["sel"] is None and params["to"] is None and "mode" not in params and "at" not in request.GET
+    plain = all(value is None for value in params.values()) and "at" not in request.GET
     return boardcache.board_response(
         request,
         game,
         seat,
-        lambda: _review_at(request, game, seat, _board_context(request, game, seat, **params)),
+        lambda: _review_at(request, game, seat, ui.board_context(request, game, seat, **params)),
         cacheable=plain,
     )
 
@@ -299,7 +182,8 @@ def _review_at(request, game, seat, context):
     """An ended game's review at the Turn `at` of the query (a shared link, or
     a live refresh of a page that was showing that Turn)."""
     if context.get("review") and request.GET.get("at", "").isdigit():
-        context["review"] = _review_context(game, seat, int(request.GET["at"]), history=context["history"])
+        ui = get_ui(game.engine)
+        context["review"] = ui.review_context(game, seat, int(request.GET["at"]), history=context["history"])
     return context
 
 
@@ -325,9 +209,8 @@ def game_replay(request, game_id: int):
         at = int(request.GET.get("at", ""))
     except ValueError:
         at = None
-    return render(
-        request, "games/partials/replay.html", {"game": game, "color": seat.color, "review": _review_context(game, seat, at)}
-    )
+    ui = get_ui(game.engine)
+    return render(request, ui.REPLAY_TEMPLATE, {"game": game, "color": seat.color, "review": ui.review_context(game, seat, at)})
 
 
 # --- notifications ----------------------------------------------------------------------
@@ -354,21 +237,6 @@ def notifications_read(request):
     if request.htmx:
         return render(request, "partials/notification_badge.html")
     return redirect("notifications")
-
-
-# After these, the acting piece stays selected (its panel shows what it may still do).
-KEEP_SELECTION = ("fire", "pickup", "drop", "exchange")
-
-
-def _kept_selection(action: dict):
-    """The acting piece's place, to keep it selected after its action (not
-    after a Move, End Turn or Transport, which leave or end it)."""
-    if action.get("type") not in KEEP_SELECTION or (action["type"] == "fire" and "to" in action):
-        return None
-    frm = action.get("from")
-    if not isinstance(frm, list) or len(frm) != 3:
-        return None
-    return parse_place("-".join(str(x) for x in frm))
 
 
 @login_required
@@ -398,7 +266,8 @@ def game_act(request, game_id: int):
         return redirect("game_detail", game_id=game.pk)
     game = selectors.get_game(game.pk)
     seat = selectors.seat_for(game, request.user)  # with its new view version
-    sel = _kept_selection(action) if error is None else None
+    ui = get_ui(game.engine)
+    sel = ui.kept_selection(action) if error is None else None
     # Rendered once for this action: a board without selection or error goes
     # into the render cache, where the doorbell's refresh of this same version
     # (should it come before this answer is swapped in) finds it.
@@ -406,7 +275,7 @@ def game_act(request, game_id: int):
         request,
         game,
         seat,
-        lambda: _board_context(request, game, seat, sel=sel, error=error),
+        lambda: ui.board_context(request, game, seat, sel=sel, error=error),
         cacheable=sel is None and error is None,
         status=status,
     )

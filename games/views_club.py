@@ -10,9 +10,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import game_options, selectors, services, services_club
+from . import selectors, services, services_club
 from .forms import NewGameForm
 from .models import Game
+from .ui import get_ui
 
 
 def _refused(request, exc: services.GameError, game_id: int | None = None):
@@ -36,6 +37,7 @@ def _participant(request, game_id: int):
 def _challenge_context(request, game, seat, proposal_form=None) -> dict:
     creator_seat = next(s for s in game.seats.all() if s.user_id == game.created_by_id)
     other = next(s for s in game.seats.all() if s.pk != seat.pk)
+    game_options = get_ui(game.engine).OPTIONS
     proposal = game.proposal or None
     proposal_rows = None
     if proposal:
@@ -106,6 +108,7 @@ def _answer_error() -> str:
 @rate_limited("challenge")
 def challenge_propose(request, game_id: int):
     game, seat = _participant(request, game_id)
+    game_options = get_ui(game.engine).OPTIONS
     options_form = game_options.options_form_class(game.options)(request.POST)
     clock = NewGameForm(request.POST)
     clock.is_valid()  # only its days_per_move is used here
@@ -194,31 +197,11 @@ def chat_post(request, game_id: int):
 
 
 def _watch_context(request, game, at=None) -> dict:
-    from types import SimpleNamespace
-
-    from .board import build_board
-    from .views import _review_context
-
-    state = selectors.load_state(game)
-    players = {s.color: s.user for s in game.seats.all()}
-    context = {"game": game, "players": players, "color": "black"}
-    if game.status == Game.Status.FINISHED:
-        # Everything is public once the game has ended: the true board and the full record.
-        review = _review_context(game, SimpleNamespace(color="black"), at=at, state=state)
-        review["url"] = reverse("watch_replay", args=[game.pk])
-        context["review"] = review
-        context["history"] = selectors.history_lines(game, state, "black")
-    else:
-        board = build_board(selectors.public_view(game, state), "black")
-        for line in board["grid"]:
-            for square in line["squares"]:
-                for band in square["bands"]:
-                    for piece in band["pieces"]:
-                        piece["own"] = False
-                    for proj in band["projectiles"]:
-                        proj["own"] = False
-                        proj["title"] = proj["kind"]
-        context["board"] = board
+    ui = get_ui(game.engine)
+    context = ui.watch_context(game, selectors.load_state(game), at=at)
+    context["watch_template"] = ui.WATCH_TEMPLATE
+    context["replay_template"] = ui.REPLAY_TEMPLATE
+    context["ui_stylesheet"] = getattr(ui, "STYLESHEET", "")
     return context
 
 
@@ -244,7 +227,8 @@ def watch(request, game_id: int):
 @require_GET
 def watch_board(request, game_id: int):
     game = _watchable(game_id)
-    return render(request, "games/partials/watch_board.html", _watch_context(request, game))
+    context = _watch_context(request, game)
+    return render(request, context["watch_template"], context)
 
 
 @require_GET
@@ -257,7 +241,7 @@ def watch_replay(request, game_id: int):
     except ValueError:
         at = None
     context = _watch_context(request, game, at=at)
-    return render(request, "games/partials/replay.html", context)
+    return render(request, context["replay_template"], context)
 
 
 @require_GET
@@ -311,6 +295,7 @@ def export_record(request, game_id: int):
     header = [
         ("Site", "Wec Online"),
         ("Game", game.pk),
+        ("Engine", game.engine),
         ("Black", players["black"].username if players.get("black") else "?"),
         ("White", players["white"].username if players.get("white") else "?"),
         ("Competitive", "yes" if game.competitive else "no"),
@@ -321,9 +306,13 @@ def export_record(request, game_id: int):
     if game.status != Game.Status.FINISHED:
         header.append(("Record", f"as {color} saw it"))
     text = "".join(f'[{key} "{_header_value(value)}"]\n' for key, value in header) + "\n"
-    text += "".join(f"{n}. {line}\n" for n, line in enumerate(lines, start=1))
+    ui = get_ui(game.engine)
+    if getattr(ui, "RECORD_NUMBERED", False):  # the notation numbers its own lines
+        text += "".join(f"{line}\n" for line in lines)
+    else:
+        text += "".join(f"{n}. {line}\n" for n, line in enumerate(lines, start=1))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="wec-game-{game.pk}.wec"'
+    response["Content-Disposition"] = f'attachment; filename="{game.engine}-game-{game.pk}.{ui.EXPORT_EXTENSION}"'
     return response
 
 
@@ -366,7 +355,16 @@ def player_profile(request, username: str):
 
 @require_GET
 def leaderboard(request):
-    return render(request, "games/leaderboard.html", {"players": selectors.leaderboard()})
+    from django.conf import settings
+
+    from .ui import UI_REGISTRY
+    from .ui import choices as game_choices
+
+    engine = request.GET.get("game") or settings.WEC_ENGINE_NAME
+    if engine not in UI_REGISTRY:
+        raise Http404
+    context = {"players": selectors.leaderboard(engine=engine), "game_choices": game_choices(), "chosen": engine}
+    return render(request, "games/leaderboard.html", context)
 
 
 # --- board editor and scenarios ---------------------------------------------------------
@@ -374,7 +372,7 @@ def leaderboard(request):
 
 def _preview(doc: dict):
     """The whole position as the author wrote it (the author knows it all)."""
-    from .board import build_board
+    from .ui.wec.board import build_board
 
     view = {
         "pieces": [dict(p, stun=0) for p in doc.get("pieces", [])],

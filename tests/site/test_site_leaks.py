@@ -281,6 +281,10 @@ async def run_world(world: int, client, clock: Clock, queued: list[int]) -> dict
 @pytest.mark.asyncio
 async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(client, monkeypatch, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    # Emails link to a fixed address: otherwise the site remembers the first
+    # request's origin once per process, and world B's Redis prefix has none
+    # (its emails then linked to the fallback address; failed on main too).
+    settings.WEC_SITE_URL = "http://testserver"
     clock = Clock()
     monkeypatch.setattr("django.utils.timezone.now", clock)
     queued: list[int] = []

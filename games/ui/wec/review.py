@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from .engine import get_game_engine
-from .models import Game, GameAction
+from games.engine import get_game_engine
+from games.models import Game, GameAction
 
 PRIMARY = ("king", "dictator", "avatar", "president")
 COLORS = ("black", "white")
@@ -26,7 +26,7 @@ class Frame:
 
 def _frames(game: Game, frames: list[int]) -> list[Frame]:
     """Each frame's views, replaying the log once from the start."""
-    from .selectors import load_state
+    from games.selectors import load_state
 
     engine = get_game_engine(game.engine)
     state = load_state(game, upto=0)

@@ -9,8 +9,8 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .selectors import LEVELS, MoveOptions
-from .templatetags.wec_board import article_name, level_name
+from games.selectors import LEVELS, MoveOptions
+from games.templatetags.wec_board import article_name, level_name
 
 # Top to bottom inside a square.
 BAND_ORDER = ("air", "ground", "sub")

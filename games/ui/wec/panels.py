@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.selectors import Choice, MoveOptions, action_fingerprint
+from games.templatetags.wec_board import article_name, piece_name
+
 from .board import direction_arrow, direction_name, level_suffix, place_key, screen_direction
-from .selectors import Choice, MoveOptions, action_fingerprint
-from .templatetags.wec_board import article_name, piece_name
 
 TRANSPORT_WEAPONS = ("bike", "jump_pack", "scuba")
 PATHS = ("beeline", "port", "starboard")

@@ -13,8 +13,8 @@ from collections import Counter
 
 from django.utils.translation import gettext as _
 
-from .engine import get_game_engine
-from .models import Game, GameAction
+from games.engine import get_game_engine
+from games.models import Game, GameAction
 
 
 def _squares(view: dict) -> dict[tuple[int, int], Counter]:
@@ -50,7 +50,7 @@ _VIEWS: dict[tuple, dict] = {}
 
 
 def _view_at(game: Game, seq: int, color: str) -> dict:
-    from .selectors import load_state
+    from games.selectors import load_state
 
     key = (game.pk, str(game.created), seq, color)
     if key not in _VIEWS:

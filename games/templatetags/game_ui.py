@@ -1,0 +1,13 @@
+"""Template helpers that ask a game's site package (games.ui)."""
+
+from django import template
+
+from games.ui import UI_REGISTRY, get_ui
+
+register = template.Library()
+
+
+@register.filter
+def game_label(engine: str) -> str:
+    """The translated name of the game `engine` ("" for an unknown one)."""
+    return str(get_ui(engine).LABEL) if engine in UI_REGISTRY else ""

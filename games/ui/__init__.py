@@ -1,0 +1,78 @@
+"""Per-game site packages, behind a registry (issue 18).
+
+The shared app (views, consumers, tasks, services, shared templates) knows a
+game only by its engine name: ``get_ui(game.engine)`` gives the game's site
+package, which brings everything that differs between games: the board
+partial and its view-model, the spectators' board and the review, the options
+form, the setup of a new game and the AI's move.  Adding a game means writing
+``games/rules/<name>/`` and ``games/ui/<name>/`` (templates under
+``templates/games/<name>/``) and registering both; no ``if game == ...``
+anywhere else.  The interface every package module provides is ``GameUI``.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any, Protocol
+
+#: engine name -> site package.  The same names as games.rules.REGISTRY.
+UI_REGISTRY: dict[str, str] = {
+    "wec": "games.ui.wec",
+    "marshal": "games.ui.marshal",
+}
+
+
+#: engine name -> the site's adapter of a pure engine, for games whose facade
+#: lacks what the site's state store and tasks use (turn records, a dump
+#: without the log, a side that acts during setup).  Others use games.rules.
+SITE_ENGINES: dict[str, str] = {
+    "marshal": "games.ui.marshal.site_engine",
+}
+
+
+def site_engine(name: str):
+    """The engine module the site drives for the game `name`."""
+    if name in SITE_ENGINES:
+        return import_module(SITE_ENGINES[name])
+    from games.rules import get_engine
+
+    return get_engine(name)
+
+
+class GameUI(Protocol):
+    """What a game's site package module exposes."""
+
+    NAME: str
+    LABEL: Any  # the game's name, translated
+    BOARD_TEMPLATE: str  # the #board partial of a player's page
+    WATCH_TEMPLATE: str  # the spectators' #watch partial
+    REPLAY_TEMPLATE: str  # one position of an ended game's review
+    NOTATION_LABEL: Any  # the record's notation tab
+    EXPORT_EXTENSION: str  # the record file's extension
+    OPTIONS: Any  # the options form module (options_form_class, options_from_form, grouped_fields, describe)
+    OPTIONS_PREFIX: str  # its fields' name prefix
+
+    def board_params(self, data) -> dict: ...
+    def board_context(self, request, game, seat, **params) -> dict: ...
+    def review_context(self, game, seat, at=None, history=None, state=None) -> dict: ...
+    def watch_context(self, game, state, at=None) -> dict: ...
+    def kept_selection(self, action: dict): ...
+    def plain_words(self, line: str, color: str) -> str: ...
+    def engine_options(self, options: dict) -> dict: ...
+    def actor(self, engine, state) -> str | None: ...
+    def accepts(self, engine, state, color: str, action: dict, legal: list) -> dict: ...
+    def ai_action(self, engine, state, color: str, level: str, seed: int) -> dict | None: ...
+
+
+def get_ui(name: str):
+    """The site package of the game `name` (KeyError naming an unknown game)."""
+    try:
+        path = UI_REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"no site package for game {name!r}; known: {sorted(UI_REGISTRY)}") from None
+    return import_module(path)
+
+
+def choices() -> list[tuple[str, Any]]:
+    """(engine name, label) of every game the site offers, for forms."""
+    return [(name, get_ui(name).LABEL) for name in UI_REGISTRY]

@@ -1,0 +1,241 @@
+"""The Marshal and Spy site package (see games/ui/__init__.py, ``GameUI``):
+the board and setup screen view-models, the spectators' board, the review,
+and the game's hooks for the shared services and views.
+
+Everything shown to a player comes from ``view(state, colour)`` of that
+player's colour (and, on its own turn, its own legal moves); spectators get
+what both players' views agree on; the true board only once the game is over.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from types import SimpleNamespace
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games import selectors
+from games.engine import get_game_engine
+from games.models import Game, other_color
+
+from . import favourites
+from . import options as OPTIONS  # noqa: N812 (the package's options form, as GameUI names it)
+from .board import board_size, build_board, known_to_enemy, lost_summary, parse_square, square_key, turn_hint
+from .words import PIECE_MARKS, piece_name, reason_name
+
+NAME = "marshal"
+LABEL = gettext_lazy("Marshal and Spy")
+BOARD_TEMPLATE = "games/marshal/board.html"
+WATCH_TEMPLATE = "games/marshal/watch_board.html"
+REPLAY_TEMPLATE = "games/marshal/replay.html"
+NOTATION_LABEL = gettext_lazy("Marshal notation")
+EXPORT_EXTENSION = "txt"
+RECORD_NUMBERED = True  # its notation lines start with the turn number
+SCRIPT = "js/marshal_setup.js"
+STYLESHEET = "css/marshal.css"
+OPTIONS_PREFIX = OPTIONS.PREFIX
+
+
+def engine_options(options: dict) -> dict:
+    from .site_engine import engine_options as strip
+
+    return strip(options)
+
+
+def plain_words(line: str, color: str) -> str:
+    """The record in words is the same for both readers (squares by number)."""
+    return line
+
+
+def board_params(data) -> dict:
+    return {"sel": parse_square(data.get("sel"))}
+
+
+def kept_selection(action: dict):
+    """After a move the piece has moved: nothing stays selected."""
+    return None
+
+
+def actor(engine, state, color: str) -> bool:
+    return engine.to_move(state) == color
+
+
+def accepts(engine, state, color: str, action: dict, legal: list) -> dict:
+    """The logged form of a posted action.  A setup is the player's own whole
+    army (any valid arrangement; the engine judges it) or "random" (the site
+    draws the number and never shows it); a move is two squares, judged by
+    the engine, whose refusal never names an enemy type."""
+    from games.services import IllegalMove, MalformedAction
+
+    kind = action.get("type")
+    if state.phase == "setup":
+        if kind != "setup":
+            raise IllegalMove(_("Set up your army first."))
+        if action.get("random"):
+            return {"type": "setup", "color": color, "random": secrets.randbelow(2**31)}
+        pieces = action.get("pieces")
+        if not isinstance(pieces, list) or not all(isinstance(p, dict) for p in pieces):
+            raise MalformedAction(_("That is not a valid setup."))
+        clean = []
+        for p in pieces:
+            try:
+                clean.append({"type": str(p["type"]), "row": int(p["row"]), "col": int(p["col"])})
+            except (KeyError, TypeError, ValueError):
+                raise MalformedAction(_("That is not a valid setup.")) from None
+        return {"type": "setup", "color": color, "pieces": clean}
+    if kind != "move":
+        raise IllegalMove(_("That action is not allowed."))
+    try:
+        frm = [int(x) for x in action["from"]][:2]
+        to = [int(x) for x in action["to"]][:2]
+    except (KeyError, TypeError, ValueError):
+        raise MalformedAction(_("That is not a valid move.")) from None
+    if len(frm) != 2 or len(to) != 2:
+        raise MalformedAction(_("That is not a valid move."))
+    move = {"type": "move", "from": frm, "to": to}
+    if move not in legal:
+        # The engine's own message (it never names an enemy type).
+        try:
+            engine.apply(state, move)
+        except ValueError as exc:
+            raise IllegalMove(str(exc)) from exc
+        raise IllegalMove(_("That move is not allowed."))
+    return move
+
+
+def _setup_context(game, seat, view, state) -> dict:
+    """The setup screen: the zone, the army, the starting arrangement (the
+    player's saved favourite when it fits, else the default one)."""
+    rows, cols = board_size(view)
+    engine = get_game_engine(game.engine)
+    default = next(a["pieces"] for a in engine.legal_actions(state) if a.get("color") == seat.color)
+    favourite = favourites.arrangement_for(seat.user, view, seat.color)
+    from games.rules.marshal.constants import ARMY
+
+    palette = [{"type": t, "name": piece_name(t), "mark": PIECE_MARKS[t], "count": n} for t, n in ARMY.items()]
+    return {
+        "initial": json.dumps(favourite or default),
+        "default": json.dumps(default),
+        "has_favourite": favourite is not None,
+        "palette": palette,
+        "rows": rows,
+        "cols": cols,
+    }
+
+
+def board_context(request, game, seat, sel=None, error=None, **_ignored) -> dict:
+    engine = get_game_engine(game.engine)
+    state = selectors.load_state(game)
+    view = engine.view(state, seat.color)
+    my_turn = game.status == Game.Status.ACTIVE and game.to_move == seat.color
+    setting_up = view["phase"] == "setup" and not view["ready"][seat.color]
+    setup = _setup_context(game, seat, view, state) if my_turn and setting_up else None
+    legal = engine.legal_actions(state) if my_turn and setup is None else []
+    movable = {tuple(a["from"]) for a in legal if a.get("type") == "move"}
+    if sel not in movable:
+        sel = None
+    targets = {tuple(a["to"]) for a in legal if a.get("type") == "move" and tuple(a["from"]) == sel}
+    board = build_board(view, seat.color, selected=sel, targets=targets, movable=movable, setup=setup is not None)
+    opponent_seat = selectors.seat_by_color(game, other_color(seat.color))
+    history = selectors.history_lines(game, state, seat.color)
+    review = review_context(game, seat, history=history, state=state) if selectors.is_review(game) else None
+    return {
+        "game": game,
+        "seat": seat,
+        "color": seat.color,
+        "opponent": opponent_seat.user if opponent_seat else None,
+        "view": view,
+        "board": board,
+        "my_turn": my_turn,
+        "setup": setup,
+        "waiting_setup": view["phase"] == "setup" and not setup,
+        "turn_hint": turn_hint(view) if my_turn and setup is None else "",
+        "selected": sel,
+        "selected_key": square_key(sel) if sel else "",
+        "sel_query": f"sel={square_key(sel)}" if sel else "",
+        "error": error,
+        "board_url": reverse("game_board", args=[game.pk]),
+        "act_url": reverse("game_act", args=[game.pk]),
+        "favourite_url": reverse("setup_favourite", args=[game.pk]),
+        "history": history,
+        "review": review,
+        "lost": lost_summary(view, seat.color),
+        "known": known_to_enemy(view, seat.color),
+        "reason_text": reason_name((game.result or {}).get("reason", "")) if game.result else "",
+        "clocks": selectors.game_clocks(game),
+        "clocks_url": reverse("game_clocks", args=[game.pk]),
+    }
+
+
+def full_view(game, state) -> dict:
+    """The true board of an ended game (every type shows once over)."""
+    if not selectors.is_review(game):
+        raise PermissionError("the true board is shown only once the game has ended")
+    engine = get_game_engine(game.engine)
+    return engine.view(state, "black")
+
+
+def review_context(game, seat, at=None, history=None, state=None) -> dict:
+    """The ended game's replay: the true board after each turn (`at`)."""
+    from .review import replay_state
+
+    if history is None:
+        history = selectors.history_lines(game, selectors.load_state(game), seat.color)
+    last = len(history["notation"])
+    at = last if at is None else max(0, min(int(at), last))
+    view = replay_state(game, at)
+    return {
+        "at": at,
+        "last": last,
+        "board": build_board(view, seat.color),
+        "line": history["notation"][at - 1] if at > 0 and at - 1 < len(history["notation"]) else "",
+        "plain": history["plain"][at - 1] if at > 0 and at - 1 < len(history["plain"]) else "",
+        "url": reverse("game_replay", args=[game.pk]),
+        "detail_url": reverse("game_detail", args=[game.pk]),
+    }
+
+
+def public_view(state) -> dict:
+    """What neither player hides: every piece's place and colour; a type
+    only where the *enemy* of its owner knows it (its owner always does)."""
+    from games.rules import marshal as rules
+
+    views = {c: rules.view(state, c) for c in ("black", "white")}
+    pieces = []
+    for color in ("black", "white"):
+        for p in views[other_color(color)]["pieces"]:
+            if p["color"] == color:
+                pieces.append({k: p[k] for k in ("color", "type", "row", "col") if k in p})
+    pieces.sort(key=lambda p: (p["row"], p["col"]))
+    v = views["black"]
+    return {
+        "options": v["options"],
+        "phase": v["phase"],
+        "turn_number": v["turn_number"],
+        "volcanoes": v["volcanoes"],
+        "pieces": pieces if v["phase"] != "setup" else [],
+        "lost": {c: views[other_color(c)]["lost"][c] for c in ("black", "white")},
+    }
+
+
+def watch_context(game, state, at=None) -> dict:
+    players = {s.color: s.user for s in game.seats.all()}
+    context = {"game": game, "players": players, "color": "black"}
+    if game.status == Game.Status.FINISHED:
+        review = review_context(game, SimpleNamespace(color="black"), at=at, state=state)
+        review["url"] = reverse("watch_replay", args=[game.pk])
+        context["review"] = review
+        context["history"] = selectors.history_lines(game, state, "black")
+        context["reason_text"] = reason_name((game.result or {}).get("reason", ""))
+    else:
+        view = public_view(state)
+        board = build_board(view, "black")
+        for line in board["grid"]:
+            for square in line["squares"]:
+                if square["piece"]:
+                    square["piece"]["own"] = False
+        context["board"] = board
+    return context
