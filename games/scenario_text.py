@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 LEVELS = ("ground", "air", "sub")
 COLORS = ("black", "white")
@@ -103,21 +104,24 @@ def to_text(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-# Shipped with the site: the standard game and positions that show a rule at work.
+# Shipped with the site: the standard game and positions that show a rule at
+# work. The titles are translated; the positions are the editor's keywords.
 SHIPPED = {
     "standard": (
-        "The standard game",
+        gettext_lazy("The standard game"),
         None,  # built from the engine's own standard setup
     ),
+    # White's Sub moves and fires under water; Black sees none of it.
     "hidden-sub": (
-        "A submerged Sub nobody sees",
+        gettext_lazy("A submerged Sub nobody sees"),
         "to_move black\npiece black king 1 1\npiece black dozer 2 5\npiece white king 10 1\n"
-        "piece white sub 9 9 sub\n# White's Sub moves and fires under water; Black sees none of it.\n",
+        "piece white sub 9 9 sub\n",
     ),
+    # The Tank may ride its Bike instead of moving.
     "bike-transport": (
-        "Transport by Bike",
+        gettext_lazy("Transport by Bike"),
         "to_move black\npiece black king 1 1\npiece black tank 3 3 ground hand=right articles=bike\n"
-        "piece white king 10 10\n# The Tank may ride its Bike instead of moving.\n",
+        "piece white king 10 10\n",
     ),
 }
 
@@ -125,7 +129,7 @@ SHIPPED = {
 def shipped_document(key: str) -> dict:
     from .engine import get_game_engine
 
-    title, text = SHIPPED[key]
+    _title, text = SHIPPED[key]
     if text is None:
         engine = get_game_engine()
         # Through the text form: only what the editor shows (no ids or state).
