@@ -175,10 +175,11 @@ def history_lines(game: Game, state, color: str) -> dict:
             continue
         try:
             out[key] = [str(line) for line in fn(state, who)]
-            if key == "plain":  # direction words as this player's board shows them
+            if key == "plain":  # direction words as this player's board shows them, in their language
                 from .ui.wec.board import viewer_words
+                from .ui.wec.record import translated_line
 
-                out[key] = [viewer_words(line, color) for line in out[key]]
+                out[key] = [translated_line(viewer_words(line, color)) for line in out[key]]
         except Exception:  # the record is a nicety; never break the page for it
             out[key] = []
     return out
