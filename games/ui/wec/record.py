@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.rules.wec.plain_parts import plain_parts
 from games.templatetags.wec_board import _PIECE_PHRASES, article_name, piece_name
@@ -42,7 +41,7 @@ def _square(p: dict[str, Any]) -> str:
         return _("(%(row)s,%(col)s) in the air") % words
     if level == "sub":
         return _("(%(row)s,%(col)s) under water") % words
-    return "(%(row)s,%(col)s)" % words
+    return f"({p['row']},{p['col']})"
 
 
 def _bare(p: dict[str, Any]) -> str:
