@@ -83,3 +83,15 @@ def test_the_game_page_shows_the_record_in_the_users_language(client, game, alic
     lines, body = record()
     assert len(lines) == 1 and "перемещение на" in lines[0] and "moved to" not in lines[0]
     assert ">Глубина</button>" in body
+
+
+def test_the_engines_position_errors_are_told_in_the_users_language():
+    from games.scenario_text import ScenarioTextError, check, parse
+
+    with translation.override("ru"), pytest.raises(ScenarioTextError) as err:
+        check(parse("piece black tank 5 5\npiece white tank 5 5 air"))
+    assert err.value.square == (5, 5)
+    assert err.value.message == "Танк: здесь (воздух) можно стоять, только если его несёт свой Вертолёт."
+    with translation.override("en"), pytest.raises(ScenarioTextError) as err:
+        check(parse("piece black tank 5 5\n" * 3))
+    assert err.value.message == "3 pieces on one level (ground); a level of a Square holds at most 2."
