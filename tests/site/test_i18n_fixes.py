@@ -91,7 +91,7 @@ def test_the_engines_position_errors_are_told_in_the_users_language():
     with translation.override("ru"), pytest.raises(ScenarioTextError) as err:
         check(parse("piece black tank 5 5\npiece white tank 5 5 air"))
     assert err.value.square == (5, 5)
-    assert err.value.message == "Танк: здесь (воздух) можно стоять, только если его несёт свой Вертолёт."
+    assert err.value.message == "Танк: здесь (воздух) можно стоять, только если фигуру несёт Вертолёт своей стороны."
     with translation.override("en"), pytest.raises(ScenarioTextError) as err:
         check(parse("piece black tank 5 5\n" * 3))
     assert err.value.message == "3 pieces on one level (ground); a level of a Square holds at most 2."
