@@ -8,6 +8,7 @@ English rather than half translated."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import get_language, gettext_lazy, pgettext
@@ -186,6 +187,14 @@ def translated_line(line: str) -> str:
     language = get_language() or "en"
     if language.split("-")[0] == "en":
         return line
+    return _translated(line, language)
+
+
+# Reading a line back costs about half a millisecond; a record's lines never
+# change, and each board render shows them all again, so keep the answers.
+# The language is part of the key (the active one is what gettext uses).
+@lru_cache(maxsize=8192)
+def _translated(line: str, language: str) -> str:
     clauses = plain_parts(line)
     if not clauses:
         return line
