@@ -1,5 +1,6 @@
-"""The plain-English record line (:mod:`.plain`) taken apart into its parts,
-so that the site can tell the same Turn in another language.
+"""The plain-English record line (:mod:`.plain`: the Turn of GAME HISTORY,
+l. 1755-1800, with the glossary's names, l. 536-640) taken apart into its
+parts, so that the site can tell the same Turn in another language.
 
 The record keeps each finished Turn as its English sentence only (the state
 stays small), so the parts are read back from that sentence: the sentence is
@@ -19,7 +20,11 @@ import re
 from typing import Any
 
 from .constants import ARTICLE_TYPES, PIECE_TYPES
-from .plain import _COMPASS, _KILLED_BY, _PROJECTILE_NAMES, _WEAPON_NAMES, _name
+from .plain import COMPASS as _COMPASS
+from .plain import KILLED_BY as _KILLED_BY
+from .plain import PROJECTILE_NAMES as _PROJECTILE_NAMES
+from .plain import WEAPON_NAMES as _WEAPON_NAMES
+from .plain import english_name as _name
 
 Part = dict[str, Any]
 
