@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .engine import get_game_engine
 
@@ -85,13 +86,13 @@ PIECES = [
     ("assassin", _("Dictatorship: secondary"), _("The secondary piece of a dictatorship: it moves like a Queen and Exchanges at any distance.")),
     ("acolyte", _("Theocracy: secondary"), _("The secondary piece of a theocracy: it moves like a Queen and Exchanges at any distance.")),
     ("prime_minister", _("Democracy: secondary"), _("The secondary piece of a democracy: it moves like a Queen and Exchanges at any distance.")),
-    ("tank", _("Ground"), _("Carries a Flamer. It goes four Squares straight (forward, back, left or right) and then bends diagonally for three more, to its own side (a right or a left Tank); it lands only at the end of such a path.")),
-    ("cleric", _("Ground"), _("Carries a Conversion: a Fire turns the enemy pieces on the next Square to your side. It travels bent paths of its own.")),
-    ("dozer", _("Ground"), _("No weapon, but it dozes: moving one Square, it can push the ground pieces in front of it along. Its Moves never take.")),
-    ("destroyer", _("Ground"), _("Carries a Torpedo Launcher and notices enemy Subs near it. Steps one Square; never takes by moving.")),
-    ("aaa", _("Ground"), _("Anti-aircraft: carries Stealth and a SAM Launcher. Steps one Square; never takes by moving.")),
-    ("chopper", _("Air"), _("Flies at air level with a Stunner and can carry one friendly piece of its level with it.")),
-    ("jet", _("Air"), _("Flies up to two Squares at air level, takes off and lands in its own Square. Carries a SAM Launcher and a short-range Rocket that hits a piece on the ground close by (directly below it in the standard game).")),
+    ("tank", pgettext_lazy("level", "Ground"), _("Carries a Flamer. It goes four Squares straight (forward, back, left or right) and then bends diagonally for three more, to its own side (a right or a left Tank); it lands only at the end of such a path.")),
+    ("cleric", pgettext_lazy("level", "Ground"), _("Carries a Conversion: a Fire turns the enemy pieces on the next Square to your side. It travels bent paths of its own.")),
+    ("dozer", pgettext_lazy("level", "Ground"), _("No weapon, but it dozes: moving one Square, it can push the ground pieces in front of it along. Its Moves never take.")),
+    ("destroyer", pgettext_lazy("level", "Ground"), _("Carries a Torpedo Launcher and notices enemy Subs near it. Steps one Square; never takes by moving.")),
+    ("aaa", pgettext_lazy("level", "Ground"), _("Anti-aircraft: carries Stealth and a SAM Launcher. Steps one Square; never takes by moving.")),
+    ("chopper", pgettext_lazy("level", "Air"), _("Flies at air level with a Stunner and can carry one friendly piece of its level with it.")),
+    ("jet", pgettext_lazy("level", "Air"), _("Flies up to two Squares at air level, takes off and lands in its own Square. Carries a SAM Launcher and a short-range Rocket that hits a piece on the ground close by (directly below it in the standard game).")),
     ("sub", _("Sub level"), _("Moves below the ground (sub level), can surface or dive in its Square, carries a Torpedo Launcher and the same short-range Rocket as the Jet, and can carry a friendly piece.")),
     ("rocket_pawn", _("Pawn"), _("A Pawn with a Rocket Launcher. Pawns move forward, as the diagram shows.")),
     ("stunner_pawn", _("Pawn"), _("A Pawn with a Stunner.")),

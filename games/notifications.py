@@ -70,7 +70,7 @@ def send_email_for(notification_id: int) -> bool:
                 "%(subject)s.\n\nOpen the game: %(url)s\n\n"
                 "You get these emails because you asked for them; you can turn them off in your profile: %(profile)s\n"
             ) % {"subject": subject, "url": game_url, "profile": profile_url}
-            send_mail(f"{_('Wec Online')}: {subject}", body, None, [note.user.email])
+            send_mail(_("Wec Online: %(subject)s") % {"subject": subject}, body, None, [note.user.email])
     except Exception:
         Notification.objects.filter(pk=note.pk).update(emailed=False)
         logger.exception("email for notification %s failed", note.pk)
@@ -101,7 +101,7 @@ def send_digest_for(user_id: int) -> int:
                 for n in notes
             ]
             body = _("What happened in your games since the last digest:") + "\n\n" + "\n".join(lines) + "\n"
-            send_mail(f"{_('Wec Online')}: {_('your daily digest')}", body, None, [user.email])
+            send_mail(_("Wec Online: your daily digest"), body, None, [user.email])
     except Exception:
         Notification.objects.filter(pk__in=[n.pk for n in notes]).update(emailed=False)
         logger.exception("digest for user %s failed", user_id)

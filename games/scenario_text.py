@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 LEVELS = ("ground", "air", "sub")
 COLORS = ("black", "white")
@@ -83,7 +84,49 @@ def check(doc: dict) -> dict:
     except ValueError as exc:
         match = _SQUARE.search(str(exc))
         square = (int(match.group(1)), int(match.group(2))) if match else None
-        raise ScenarioTextError(str(exc), square=square) from None
+        raise ScenarioTextError(engine_message(str(exc)), square=square) from None
+
+
+# The engine's own checks speak English (games/rules is Django-free); the
+# ones a position typed in the editor meets are told in the user's language.
+# The Square is shown apart; any other message is shown as the engine wrote it.
+_LEVEL_AT = r"\(\d+, \d+(?:, (?P<level>ground|air|sub))?\)"
+_ENGINE_MESSAGES = [
+    (re.compile(r"(?P<n>\d+) pieces at " + _LEVEL_AT + r"; a level of a Square holds at most 2"),
+     gettext_lazy("%(n)s pieces on one level (%(level)s); a level of a Square holds at most 2.")),
+    (re.compile(r"enemy pieces share " + _LEVEL_AT),
+     gettext_lazy("Enemy pieces share one level (%(level)s).")),
+    (re.compile(r"(?P<a>\w+) and (?P<b>\w+) at " + _LEVEL_AT + r": two pieces at one level need a type that coexists"),
+     gettext_lazy("%(a)s and %(b)s cannot share a level (%(level)s): one of them must be a piece that may share.")),
+    (re.compile(r"(?P<piece>\w+) at " + _LEVEL_AT + r" cannot be there without a (?P<carrier>\w+) carrying it"),
+     gettext_lazy("%(piece)s cannot stand there (%(level)s) unless a friendly %(carrier)s carries it.")),
+    (re.compile(r"(?P<n>\d+) Articles on the ground at " + _LEVEL_AT + r"; at most 2 fit"),
+     gettext_lazy("%(n)s Articles on the ground; at most 2 fit on a Square.")),
+    (re.compile(r"(?:piece|reinforcement) #\d+ has unknown type '(?P<type>[^']*)'"),
+     gettext_lazy("Unknown piece type: %(type)s.")),
+    (re.compile(r".* carries unknown Article '(?P<type>[^']*)'"),
+     gettext_lazy("Unknown Article: %(type)s.")),
+    (re.compile(r".* has unknown hand '(?P<hand>[^']*)'"),
+     gettext_lazy("The hand is left or right, not %(hand)s.")),
+    (re.compile(r".* has no handedness.*"),
+     gettext_lazy("This piece has no hand: leave out hand=.")),
+]
+
+
+def engine_message(message: str) -> str:
+    """An engine error about a position, in the user's language when known."""
+    from .templatetags.wec_board import level_name, piece_name
+
+    for pattern, text in _ENGINE_MESSAGES:
+        m = pattern.fullmatch(message)
+        if m:
+            words = {k: v for k, v in m.groupdict().items() if v is not None}
+            words["level"] = level_name(words.get("level") or "ground")
+            for key in ("a", "b", "piece", "carrier"):
+                if key in words:
+                    words[key] = piece_name(words[key])
+            return str(text) % words
+    return message
 
 
 def to_text(doc: dict) -> str:
@@ -103,21 +146,24 @@ def to_text(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-# Shipped with the site: the standard game and positions that show a rule at work.
+# Shipped with the site: the standard game and positions that show a rule at
+# work. The titles are translated; the positions are the editor's keywords.
 SHIPPED = {
     "standard": (
-        "The standard game",
+        gettext_lazy("The standard game"),
         None,  # built from the engine's own standard setup
     ),
+    # White's Sub moves and fires under water; Black sees none of it.
     "hidden-sub": (
-        "A submerged Sub nobody sees",
+        gettext_lazy("A submerged Sub nobody sees"),
         "to_move black\npiece black king 1 1\npiece black dozer 2 5\npiece white king 10 1\n"
-        "piece white sub 9 9 sub\n# White's Sub moves and fires under water; Black sees none of it.\n",
+        "piece white sub 9 9 sub\n",
     ),
+    # The Tank may ride its Bike instead of moving.
     "bike-transport": (
-        "Transport by Bike",
+        gettext_lazy("Transport by Bike"),
         "to_move black\npiece black king 1 1\npiece black tank 3 3 ground hand=right articles=bike\n"
-        "piece white king 10 10\n# The Tank may ride its Bike instead of moving.\n",
+        "piece white king 10 10\n",
     ),
 }
 
@@ -125,7 +171,7 @@ SHIPPED = {
 def shipped_document(key: str) -> dict:
     from .engine import get_game_engine
 
-    title, text = SHIPPED[key]
+    _title, text = SHIPPED[key]
     if text is None:
         engine = get_game_engine()
         # Through the text form: only what the editor shows (no ids or state).

@@ -299,11 +299,20 @@ def describe_action(action: dict, names: dict | None = None) -> str:
     kind = action.get("type")
     if kind == "move":
         to = action.get("to") or ["?", "?", "?"]
-        parts.append(_("move to %(row)s,%(col)s (%(level)s)") % {"row": to[0], "col": to[1], "level": to[2]})
+        from .templatetags.wec_board import level_name
+
+        # The level by its translated name, never the engine's word ("ground").
+        parts.append(
+            _("move to %(row)s,%(col)s (%(level)s)") % {"row": to[0], "col": to[1], "level": level_name(to[2])}
+        )
     elif kind == "end_turn":
         parts.append(_("end turn"))
     else:
-        parts.append(str(kind))
+        # Only Moves reach here today (move_options); any other kind by a
+        # translated name rather than the engine's word.
+        from .templatetags.wec_board import action_name
+
+        parts.append(str(action_name(kind)))
     if action.get("carry"):
         parts.append(_("carrying its passenger"))
     elif kind == "move" and "carry" in action:

@@ -1,5 +1,6 @@
 from django import template
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 register = template.Library()
 
@@ -50,8 +51,19 @@ ARTICLES = {
     "xxx": ("X", _("XXX")),
 }
 
-LEVEL_NAMES = {"ground": _("ground"), "air": _("air"), "sub": _("sub")}
+# The level words have their own context: "Sub" is also a piece, and a
+# language may name the level and the piece differently.
+LEVEL_NAMES = {
+    "ground": pgettext_lazy("level", "ground"),
+    "air": pgettext_lazy("level", "air"),
+    "sub": pgettext_lazy("level", "sub"),
+}
 COLOR_NAMES = {"black": _("Black"), "white": _("White")}
+# The manual's Action names (as the turn panel writes them).
+ACTION_NAMES = {
+    "move": _("Move"), "fire": _("Fire"), "pickup": _("Pick-up"), "drop": _("Drop"),
+    "exchange": _("Exchange"), "reinforce": _("Reinforce"), "end_turn": _("End turn"),
+}
 
 
 def _lookup(table, kind):
@@ -87,6 +99,11 @@ def level_name(level):
 
 
 @register.filter
+def action_name(kind):
+    return ACTION_NAMES.get(kind, str(kind or "").replace("_", " "))
+
+
+@register.filter
 def color_name(color):
     return COLOR_NAMES.get(color, color)
 
@@ -97,9 +114,49 @@ REASONS = {
     "both_primaries_lost": _("both primary pieces were lost"),
     "resignation": _("resignation"),
     "timeout": _("time ran out"),
+    "agreement": _("agreed draw"),
+    # Marshal and Spy
+    "hq_captured": _("the headquarters was captured"),
+    "no_mobile_pieces": _("a side had no piece left that can move"),
+    "no_moves": _("a side had no legal move"),
+    "turn_limit": _("the turn limit was reached"),
 }
 
 
 @register.filter
 def reason_name(reason):
     return REASONS.get(reason, str(reason or "").replace("_", " "))
+
+
+# Whole phrases, so that a language can agree the colour with the piece or
+# put it after ("Вертолёт белых"); never "colour" + " " + "piece".
+_PIECE_PHRASES = {
+    ("black", None): _("Black %(piece)s"),
+    ("white", None): _("White %(piece)s"),
+    ("black", "left"): _("Black %(piece)s (left-hand)"),
+    ("black", "right"): _("Black %(piece)s (right-hand)"),
+    ("white", "left"): _("White %(piece)s (left-hand)"),
+    ("white", "right"): _("White %(piece)s (right-hand)"),
+}
+
+
+@register.filter
+def piece_title(piece: dict) -> str:
+    """A token's tooltip: the piece with its colour and hand, what it carries,
+    then its badges, each part a translated phrase."""
+    color, hand = piece.get("color"), piece.get("hand") or None
+    name = piece_name(piece.get("type"))
+    phrase = _PIECE_PHRASES.get((color, hand)) or _PIECE_PHRASES.get((color, None))
+    text = str(phrase % {"piece": name}) if phrase else str(name)
+    articles = [str(article_name(a)) for a in piece.get("articles") or []]
+    if articles:
+        text = str(_("%(piece)s, carrying %(articles)s")) % {"piece": text, "articles": ", ".join(articles)}
+    for badge in piece.get("badges") or []:
+        text += " · " + str(badge.get("title", ""))
+    return text
+
+
+@register.filter
+def piece_names(pieces) -> str:
+    """The pieces' names as a comma-separated list (for an aria-label)."""
+    return ", ".join(str(piece_name(p.get("type"))) for p in pieces or [])

@@ -35,6 +35,16 @@ def _name(kind: str) -> str:
     return " ".join(w.capitalize() for w in kind.split("_"))
 
 
+# For plain_parts, which reads these sentences back into their parts.
+COMPASS, KILLED_BY = _COMPASS, _KILLED_BY
+PROJECTILE_NAMES, WEAPON_NAMES = _PROJECTILE_NAMES, _WEAPON_NAMES
+
+
+def english_name(kind: str) -> str:
+    """The glossary name of a Piece or Article type as the record writes it."""
+    return _name(kind)
+
+
 def _where(row: int, col: int, level: int | str = 0) -> str:
     level = level if isinstance(level, int) else LEVEL_INDEX[level]
     return f"({row},{col})" + {0: "", 1: " in the air", 2: " under water"}[level]

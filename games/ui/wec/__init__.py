@@ -42,10 +42,11 @@ __all__ = [
 
 def plain_words(line: str, color: str) -> str:
     """A plain-English record line with its direction words turned for the
-    reader (north is up on each player's own screen)."""
+    reader (north is up on each player's own screen), in the reader's language."""
     from .board import viewer_words
+    from .record import translated_line
 
-    return viewer_words(line, color)
+    return translated_line(viewer_words(line, color))
 
 
 def engine_options(options: dict) -> dict:
