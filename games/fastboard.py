@@ -19,6 +19,8 @@ in both (the test fails until it is).
 
 from __future__ import annotations
 
+from html import escape as _escape
+
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
@@ -42,62 +44,77 @@ def _attr(obj, name: str):
 
 
 def _e(value) -> str:
-    """`{{ value }}` with autoescaping (str() of lazy strings, ints as text)."""
+    """`{{ value }}` with autoescaping (str() of lazy strings, ints as text).
+    Plain str and int (nearly every value) skip Django's lazy-aware wrapper;
+    html.escape is what django.utils.html.escape applies."""
+    cls = value.__class__
+    if cls is str:
+        return _escape(value)
+    if cls is int:
+        return str(value)
     return conditional_escape(value)
 
 
-def _bt(msgid: str, **values) -> str:
+def _bt(words: _Words, msgid: str, **values) -> str:
     """`{% blocktranslate with k=v %}`: the translation (not escaped: the
     catalogue is trusted) with the values escaped; falls back to the msgid
     when a translation's placeholders do not fit, as the tag does."""
-    data = {k: conditional_escape(v) for k, v in values.items()}
+    data = {k: _e(v) for k, v in values.items()}
     try:
-        return gettext(msgid) % data
+        return words.tr(msgid) % data
     except (KeyError, ValueError):
         return msgid % data
 
 
-def _t(msgid: str) -> str:
-    """`{% translate "..." %}` of a literal: the translation as is (a literal
-    in a template is safe text, so the tag does not escape it)."""
-    return gettext(msgid)
-
-
 class _Words:
-    """The fixed strings of one render, translated once."""
+    """The fixed strings and names of one render, translated once each."""
 
     def __init__(self):
-        self.board_default = _t("Board, seen from your side")
-        self.enemy_changed = _t("changed in the enemy's last turn")
-        self.own_changed = _t("changed by you this turn")
-        self.fire_anyway = _t("Fire anyway")
-        self.levels = {}
+        self._tr = {}
+        self._names = {}
+        # `{% translate "..." %}` of a literal: the translation as is (a
+        # literal in a template is safe text, so the tag does not escape it).
+        self.board_default = gettext("Board, seen from your side")
+        self.enemy_changed = gettext("changed in the enemy's last turn")
+        self.own_changed = gettext("changed by you this turn")
+        self.fire_anyway = gettext("Fire anyway")
 
-    def level(self, level) -> str:
-        out = self.levels.get(level)
+    def tr(self, msgid: str) -> str:
+        out = self._tr.get(msgid)
         if out is None:
-            out = self.levels[level] = conditional_escape(level_name(level))
+            out = self._tr[msgid] = gettext(msgid)
         return out
 
+    def name(self, fn, kind) -> str:
+        """`{{ kind|fn }}` (fn one of the wec_board name filters), escaped."""
+        key = (fn, kind)
+        out = self._names.get(key)
+        if out is None:
+            out = self._names[key] = conditional_escape(fn(kind))
+        return out
 
-def _tokens(pieces) -> str:
+    def level(self, level) -> str:
+        return self.name(level_name, level)
+
+
+def _tokens(pieces, words: _Words) -> str:
     """templates/games/partials/tokens.html (with its closing newline)."""
     out = []
     for p in pieces:
         kind = p.get("type")
-        title = [_e(color_name(p.get("color"))), " ", _e(piece_name(kind))]
+        title = [words.name(color_name, p.get("color")), " ", words.name(piece_name, kind)]
         if p.get("hand"):
             title += [" (", _e(p.get("hand")), ")"]
         articles = p.get("articles")
         for a in articles or ():
-            title += [" +", _e(article_name(a))]
+            title += [" +", words.name(article_name, a)]
         badges = p.get("badges") or ()
         for b in badges:
             title += [" · ", _e(b.get("title"))]
         level = p.get("level") or "ground"
         out.append(
             f'<span class="tok tok-{_e(p.get("color"))} lvl-{_e(level)}{" stunned" if p.get("stun") else ""}" '
-            f'title="{"".join(title)}">{piece_icon(kind)}<span class="tag">{_e(piece_abbr(kind))}</span>'
+            f'title="{"".join(title)}">{words.name(piece_icon, kind)}<span class="tag">{words.name(piece_abbr, kind)}</span>'
             f'{"<sup>+</sup>" if articles else ""}'
         )
         for b in badges:
@@ -137,7 +154,8 @@ def _band(sq, band, ctx, words: _Words) -> str:
                 f'data-confirm-yes="{words.fire_anyway}"'
             )
         if ctx["mode"] == "move":
-            label = 'aria-label="' + _bt("Move here: %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level)) + '"'
+            label = 'aria-label="' + _bt(words, "Move here: %(r)s,%(c)s %(level)s", r=r, c=c,
+                                            level=level_name(level)) + '"'
         else:
             text = _e(_attr(single, "label"))
             label = f'aria-label="{text}" title="{text}"'
@@ -147,31 +165,31 @@ def _band(sq, band, ctx, words: _Words) -> str:
             f'{ctx["csrf"]}\n            '
             f'<input type="hidden" name="action" value="{_e(_attr(single, "action_json"))}">\n            '
             f'<input type="hidden" name="version" value="{ctx["version"]}">\n            '
-            f'<button type="submit" class="cell-btn target-btn" data-target="{key}" {label}>{_tokens(pieces or ())}'
+            f'<button type="submit" class="cell-btn target-btn" data-target="{key}" {label}>{_tokens(pieces or (), words)}'
             f'{"" if pieces else _DOT}</button>\n          </form>\n          '
         )
     elif choices:
         if ctx["mode"] == "move":
-            label = _bt("Move here (choose how): %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
+            label = _bt(words, "Move here (choose how): %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
         else:
-            label = _bt("Here (choose how): %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
+            label = _bt(words, "Here (choose how): %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
         out.append(
             f'\n          <button type="button" class="cell-btn target-btn" data-target="{key}" '
             f'hx-get="{ctx["board_url"]}?{ctx["sel_query"]}&amp;to={key}" hx-target="#board" hx-swap="outerHTML" '
-            f'aria-label="{label}">{_tokens(pieces or ())}{"" if pieces else _DOT}</button>\n          '
+            f'aria-label="{label}">{_tokens(pieces or (), words)}{"" if pieces else _DOT}</button>\n          '
         )
     elif band.get("selectable"):
         selected = band.get("selected")
-        names = ", ".join(_e(piece_name(p.get("type"))) for p in pieces or ())
-        label = _bt("Your piece at %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
+        names = ", ".join(words.name(piece_name, p.get("type")) for p in pieces or ())
+        label = _bt(words, "Your piece at %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
         out.append(
             f'\n          <button type="button" class="cell-btn piece-btn" data-place="{key}" '
             f'hx-get="{ctx["board_url"]}?sel={"" if selected else key}" hx-target="#board" hx-swap="outerHTML" '
             f'aria-pressed="{"true" if selected else "false"}" aria-label="{label}: {names}">'
-            f"{_tokens(pieces or ())}</button>\n          "
+            f"{_tokens(pieces or (), words)}</button>\n          "
         )
     elif pieces:
-        out.append(f'\n          <span class="cell-static">{_tokens(pieces)}</span>\n          ')
+        out.append(f'\n          <span class="cell-static">{_tokens(pieces, words)}</span>\n          ')
     out.append("\n        </div>\n        ")
     return "".join(out)
 
@@ -190,7 +208,7 @@ def _square(sq, ctx, words: _Words) -> str:
         cls += " hl-own"
     if sq.get("hl_learn"):
         cls += " hl-learn"
-    label = _bt("Square %(r)s,%(c)s", r=r, c=c)
+    label = _bt(words, "Square %(r)s,%(c)s", r=r, c=c)
     if sq.get("hl_enemy"):
         label += ", " + words.enemy_changed
     if sq.get("hl_own"):
@@ -205,11 +223,12 @@ def _square(sq, ctx, words: _Words) -> str:
         for w in reinf:
             color, kind = w.get("color"), w.get("type")
             if kind:
-                title = _bt("%(color)s reinforcement waiting: %(piece)s", color=color_name(color), piece=piece_name(kind))
+                title = _bt(words, "%(color)s reinforcement waiting: %(piece)s", color=color_name(color),
+                            piece=piece_name(kind))
             else:
-                title = _bt("%(color)s reinforcement waiting", color=color_name(color))
+                title = _bt(words, "%(color)s reinforcement waiting", color=color_name(color))
             out.append(
-                f'<span class="reinf reinf-{_e(color)}" title="{title}">{_e(piece_abbr(kind)) if kind else "R"}</span>'
+                f'<span class="reinf reinf-{_e(color)}" title="{title}">{words.name(piece_abbr, kind) if kind else "R"}</span>'
             )
         out.append("</div>")
     out.append("\n        ")
@@ -219,12 +238,13 @@ def _square(sq, ctx, words: _Words) -> str:
         for a in articles or ():
             kind = a.get("type")
             out.append(
-                f'<span class="art" title="{_e(article_name(kind))}">{article_icon(kind)}'
-                f'<span class="tag">{_e(article_abbr(kind))}</span></span>'
+                f'<span class="art" title="{words.name(article_name, kind)}">{words.name(article_icon, kind)}'
+                f'<span class="tag">{words.name(article_abbr, kind)}</span></span>'
             )
         out.append("\n          ")
         for m in markers or ():
             text = _bt(
+                words,
                 "Marker: an enemy %(piece)s went out of sight here (%(level)s)",
                 piece=piece_name(m.get("type")),
                 level=level_name(m.get("level")),
