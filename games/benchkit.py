@@ -148,11 +148,12 @@ class Http:
                     raise
         raise AssertionError("unreachable")
 
-    def post_form(self, path: str, player: Player, fields: dict):
+    def post_form(self, path: str, player: Player, fields: dict, extra: dict | None = None):
         from urllib.parse import urlencode
 
         body = urlencode(fields).encode()
         headers = player.headers()
+        headers.update(extra or {})
         headers["Content-Type"] = "application/x-www-form-urlencoded"
         return self.request("POST", path, headers, body)
 
@@ -254,6 +255,8 @@ class BenchGame:
     state: object
     rng: random.Random
     shown: dict = field(default_factory=dict)  # colour -> view version the page shows
+    # colour -> the X-Wec-History header that colour's page sends (what record it holds)
+    history: dict = field(default_factory=dict)
 
     def choose(self, engine) -> dict:
         legal = engine.legal_actions(self.state)
@@ -293,11 +296,14 @@ def submit(http: Http, engine, bg: BenchGame) -> tuple[float, int, dict, bytes]:
     color = engine.to_move(bg.state)
     action = bg.choose(engine)
     fields = {"action": json.dumps(action)}
+    extra = {"X-Wec-History": bg.history[color]} if bg.history.get(color) else None
     t = time.perf_counter()
-    status, body, _resp = http.post_form(f"/games/{bg.game_id}/act/", bg.players[color], fields)
+    status, body, _resp = http.post_form(f"/games/{bg.game_id}/act/", bg.players[color], fields, extra)
     took = time.perf_counter() - t
     if status == 200:
         bg.state = engine.apply(bg.state, action)
+        # Like the page's htmx: the next request says which record lines it holds.
+        bg.history[color] = history_header(body, bg.history.get(color))
         m = VERSION_RE.search(body)
         if m:
             bg.shown[color] = int(m.group(1))
@@ -306,7 +312,7 @@ def submit(http: Http, engine, bg: BenchGame) -> tuple[float, int, dict, bytes]:
 
 def history_header(body: bytes, previous: str | None) -> str:
     """What a page that received `body` would send as X-Wec-History."""
-    mode = re.search(rb'id="history" data-mode="(\w+)"', body)
+    mode = re.search(rb'id="history"[^>]*data-mode="(\w+)"', body)
     if mode:
         plain = re.search(rb'<ol class="hist-plain"[^>]*>(.*?)</ol>', body, re.S)
         notation = re.search(rb'<ol class="hist-notation"[^>]*>(.*?)</ol>', body, re.S)

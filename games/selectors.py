@@ -217,7 +217,7 @@ def replay_frames(game: Game) -> list[int]:
     return frames
 
 
-def view_digest(game: Game, seats, state, color: str) -> str:
+def view_digest(game: Game, seats, state, color: str, view: dict | None = None) -> str:
     """A hash of everything the player `color` is shown of the game: the
     engine's view for that colour, that colour's history, the game's status,
     result and side to move, and both clocks and players.  Two moments with the
@@ -225,7 +225,7 @@ def view_digest(game: Game, seats, state, color: str) -> str:
     change between them); it depends on nothing that player cannot see."""
     engine = get_game_engine(game.engine)
     shown = {
-        "view": engine.view(state, color),
+        "view": engine.view(state, color) if view is None else view,
         "history": history_lines(game, state, color),
         "status": game.status,
         "result": game.result,

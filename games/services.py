@@ -120,9 +120,12 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
 
     if state is None:
         state = load_state(game)
+    engine = get_game_engine(game.engine)
     rung = []
+    views = {}
     for seat in seats:
-        digest = view_digest(game, seats, state, seat.color)
+        views[seat.color] = engine.view(state, seat.color)
+        digest = view_digest(game, seats, state, seat.color, view=views[seat.color])
         if digest == seat.view_digest and seat.color != actor_color:
             continue
         seat.version += 1
@@ -130,6 +133,12 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
         Seat.objects.filter(pk=seat.pk).update(version=seat.version, view_digest=digest)
         rung.append(seat.color)
         transaction.on_commit(lambda g=game.pk, c=seat.color, v=seat.version: broadcast_changed(g, c, v))
+    if views and getattr(game, "_last_action_type", None) == "end_turn":
+        # Both colours' views at this Turn boundary, for the highlights of the
+        # pages to come (they would otherwise replay the Turn from a snapshot).
+        from .highlights import remember_views
+
+        transaction.on_commit(lambda g=game, s=game.seq, v=views: remember_views(g, s, v))
     return rung
 
 
@@ -665,6 +674,7 @@ def _submit_action(
 
         game.seq += 1
         entry = append_action(game, seat, action)  # hash-chained to the row before
+        game._last_action_type = action.get("type")  # for settle_views (Turn-end views)
         # The current-state row (and a snapshot when due) in this same
         # transaction: the next load reads one row instead of replaying.
         state_store.save_state(game, new_state, turns_before=engine.turn_count(state))

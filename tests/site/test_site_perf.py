@@ -151,3 +151,44 @@ def test_board_render_cache_is_per_colour_and_version(client, game, alice, bob, 
     services.submit_action(game.pk, alice, action, expected_seq=game.seq)
     assert client.get(url)["X-Wec-Board-Cache"] == "miss"
     assert client.get(url)["X-Wec-Board-Cache"] == "hit"
+
+
+@pytest.mark.django_db
+def test_turn_end_views_are_kept_per_colour_and_give_the_same_highlights(
+    game, alice, bob, engine, django_capture_on_commit_callbacks
+):
+    """An End Turn keeps each colour's view at that boundary (process and
+    Redis) under that colour's own key; the highlights computed from the kept
+    views equal those computed by replaying, for both colours."""
+    from games import highlights
+
+    users = {"black": alice, "white": bob}
+    ended = []
+    rng = random.Random(5)
+    for _ in range(30):
+        g = Game.objects.get(pk=game.pk)
+        if g.status != Game.Status.ACTIVE:
+            break
+        legal = engine.legal_actions(selectors.load_state(g))
+        ends = [a for a in legal if a["type"] == "end_turn"]
+        action = ends[0] if ends and rng.random() < 0.5 else rng.choice(legal)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.submit_action(game.pk, users[g.to_move], action, expected_seq=g.seq)
+        if action["type"] == "end_turn":
+            ended.append(g.seq + 1)
+    assert len(ended) >= 2
+    g = Game.objects.get(pk=game.pk)
+    for seq in ended[-2:]:
+        truth = selectors.load_state(g, upto=seq)
+        for color in ("black", "white"):
+            key = highlights._view_key(g, seq, color)
+            assert highlights._VIEWS[key] == engine.view(truth, color)
+            assert highlights._shared().get(highlights._shared_key(key)) == engine.view(truth, color)
+    current = selectors.load_state(g)
+    kept = {c: highlights.for_player(g, c, engine.view(current, c)) for c in ("black", "white")}
+    highlights._VIEWS.clear()
+    for seq in ended:
+        highlights._shared().delete_many([highlights._shared_key(highlights._view_key(g, seq, c))
+                                          for c in ("black", "white")])
+    replayed_hl = {c: highlights.for_player(g, c, engine.view(current, c)) for c in ("black", "white")}
+    assert kept == replayed_hl

@@ -246,7 +246,6 @@ class Command(BaseCommand):
             g = games[i]
             h = Http(port)
             sockets = {c: WebSocket(port, f"/ws/games/{g.game_id}/", p.cookie) for c, p in g.players.items()}
-            headers = {c: "" for c in g.players}
             try:
                 while time.monotonic() < stop and engine.outcome(g.state) is None:
                     mover = engine.to_move(g.state)
@@ -256,20 +255,20 @@ class Command(BaseCommand):
                         errors[0] += 1
                         continue
                     submit_times.append(took)
-                    headers[mover] = benchkit.history_header(body, headers[mover])
+                    # (submit() kept the mover's X-Wec-History up to date)
                     done = time.perf_counter()
                     # The opponent's page: on its ring (sure when the turn passed), fetch the board.
                     msg = sockets[other].recv(5 if action["type"] == "end_turn" else 0.002)
                     if msg and msg.get("type") == "changed" and msg["version"] != g.shown.get(other):
                         hh = g.players[other].headers()
-                        if headers[other]:
-                            hh["X-Wec-History"] = headers[other]
+                        if g.history.get(other):
+                            hh["X-Wec-History"] = g.history[other]
                         status, body, _r = h.request("GET", f"/games/{g.game_id}/board/", hh)
                         if status != 200:
                             errors[0] += 1
                         else:
                             refresh.append(time.perf_counter() - done)
-                            headers[other] = benchkit.history_header(body, headers[other])
+                            g.history[other] = benchkit.history_header(body, g.history.get(other))
                             m = benchkit.VERSION_RE.search(body)
                             g.shown[other] = int(m.group(1)) if m else g.shown.get(other)
                     elif action["type"] == "end_turn":

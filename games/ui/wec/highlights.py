@@ -9,12 +9,18 @@ did not see anyway: it only points at it."""
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from collections import Counter
 
+from django.conf import settings
+from django.core.cache import caches
 from django.utils.translation import gettext as _
 
 from games.engine import get_game_engine
 from games.models import Game, GameAction
+
+logger = logging.getLogger(__name__)
 
 
 def _squares(view: dict) -> dict[tuple[int, int], Counter]:
@@ -44,21 +50,69 @@ def changed_squares(before: dict, after: dict) -> set[tuple[int, int]]:
 
 
 # Views at Turn boundaries never change (the action log is append-only), so
-# each process keeps the latest few: a page's repeated refreshes in one Turn
-# then replay nothing extra.
+# they are kept: in this process (the latest few) and in the render cache's
+# Redis (for the other processes), keyed by game, action number and colour.
+# The process that commits an End Turn puts both colours' views there (it has
+# computed them for the view digests anyway: services.settle_views), so a
+# page's highlights do not replay the Turn from a snapshot.  A colour's view
+# is only ever stored and read under that colour's own key.
 _VIEWS: dict[tuple, dict] = {}
+
+
+def _view_key(game: Game, seq: int, color: str) -> tuple:
+    return (game.pk, str(game.created), seq, color)
+
+
+def _shared_key(key: tuple) -> str:
+    game_id, created, seq, color = key
+    stamp = hashlib.sha256(created.encode()).hexdigest()[:8]  # a recreated test database reuses ids
+    return f"{settings.WEC_REDIS_PREFIX}:hlview:{game_id}:{stamp}:{seq}:{color}"
+
+
+def _shared():
+    return caches[settings.WEC_RENDER_CACHE]
+
+
+def _keep(key: tuple, view: dict) -> None:
+    if len(_VIEWS) >= 256:
+        _VIEWS.pop(next(iter(_VIEWS)))
+    _VIEWS[key] = view
+
+
+def remember_views(game: Game, seq: int, views: dict[str, dict]) -> None:
+    """After commit of the action `seq` that ended a Turn: each colour's view
+    at that boundary, for later highlights (see above)."""
+    shared = {}
+    for color, view in views.items():
+        key = _view_key(game, seq, color)
+        _keep(key, view)
+        shared[_shared_key(key)] = view
+    try:
+        _shared().set_many(shared, timeout=settings.WEC_RENDER_CACHE_SECONDS)
+    except Exception:  # only a speed-up: a dead cache must not break a committed action
+        logger.warning("could not store the Turn-end views of game %s", game.pk, exc_info=True)
 
 
 def _view_at(game: Game, seq: int, color: str) -> dict:
     from games.selectors import load_state
 
-    key = (game.pk, str(game.created), seq, color)
-    if key not in _VIEWS:
-        if len(_VIEWS) >= 256:
-            _VIEWS.pop(next(iter(_VIEWS)))
+    key = _view_key(game, seq, color)
+    view = _VIEWS.get(key)
+    if view is not None:
+        return view
+    try:
+        view = _shared().get(_shared_key(key))
+    except Exception:
+        view = None
+    if view is None:
         engine = get_game_engine(game.engine)
-        _VIEWS[key] = engine.view(load_state(game, upto=seq), color)
-    return _VIEWS[key]
+        view = engine.view(load_state(game, upto=seq), color)
+        try:
+            _shared().set(_shared_key(key), view, timeout=settings.WEC_RENDER_CACHE_SECONDS)
+        except Exception:
+            pass
+    _keep(key, view)
+    return view
 
 
 def for_player(game: Game, color: str, view: dict) -> dict:

@@ -1,0 +1,295 @@
+"""The board grid built in Python (issue 12): the same HTML, byte for byte, as
+`templates/games/wec/grid.html` renders, at a fraction of the cost.
+
+A board is 100 Squares of three levels, each with its tokens, buttons and
+forms: rendered through the template engine (a `{% for %}` per Square and
+level and an `{% include %}` per token group) it took about 60% of a submit.
+Here the same markup is written by string building, with every value that
+comes from data escaped exactly as the template's autoescaping does
+(`conditional_escape`), and every user-facing string taken from the same
+translation catalogue entries as the template's (`gettext` of the very same
+msgids, so `makemessages` keeps finding them in grid.html and tokens.html).
+
+grid.html stays the reference: tests/site/test_site_fastboard.py renders
+both over many positions (selections, aiming, choices, confirmations,
+highlights, markers, projectiles, reinforcements, both colours, another
+language) and requires identical output.  A change to the markup must be made
+in both (the test fails until it is).
+"""
+
+from __future__ import annotations
+
+from html import escape as _escape
+
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from .templatetags.wec_board import (
+    article_abbr,
+    article_name,
+    color_name,
+    level_name,
+    piece_abbr,
+    piece_name,
+)
+from .templatetags.wec_icons import article_icon, piece_icon
+
+
+def _attr(obj, name: str):
+    """`{{ obj.name }}` lookup for a Choice (dataclass) or a dict."""
+    if isinstance(obj, dict):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+def _e(value) -> str:
+    """`{{ value }}` with autoescaping (str() of lazy strings, ints as text).
+    Plain str and int (nearly every value) skip Django's lazy-aware wrapper;
+    html.escape is what django.utils.html.escape applies."""
+    cls = value.__class__
+    if cls is str:
+        return _escape(value)
+    if cls is int:
+        return str(value)
+    return conditional_escape(value)
+
+
+def _bt(words: _Words, msgid: str, **values) -> str:
+    """`{% blocktranslate with k=v %}`: the translation (not escaped: the
+    catalogue is trusted) with the values escaped; falls back to the msgid
+    when a translation's placeholders do not fit, as the tag does."""
+    data = {k: _e(v) for k, v in values.items()}
+    try:
+        return words.tr(msgid) % data
+    except (KeyError, ValueError):
+        return msgid % data
+
+
+class _Words:
+    """The fixed strings and names of one render, translated once each."""
+
+    def __init__(self):
+        self._tr = {}
+        self._names = {}
+        # `{% translate "..." %}` of a literal: the translation as is (a
+        # literal in a template is safe text, so the tag does not escape it).
+        self.board_default = gettext("Board, seen from your side")
+        self.enemy_changed = gettext("changed in the enemy's last turn")
+        self.own_changed = gettext("changed by you this turn")
+        self.fire_anyway = gettext("Fire anyway")
+
+    def tr(self, msgid: str) -> str:
+        out = self._tr.get(msgid)
+        if out is None:
+            out = self._tr[msgid] = gettext(msgid)
+        return out
+
+    def name(self, fn, kind) -> str:
+        """`{{ kind|fn }}` (fn one of the wec_board name filters), escaped."""
+        key = (fn, kind)
+        out = self._names.get(key)
+        if out is None:
+            out = self._names[key] = conditional_escape(fn(kind))
+        return out
+
+    def level(self, level) -> str:
+        return self.name(level_name, level)
+
+
+def _tokens(pieces, words: _Words) -> str:
+    """templates/games/wec/tokens.html (with its closing newline)."""
+    out = []
+    for p in pieces:
+        kind = p.get("type")
+        title = [words.name(color_name, p.get("color")), " ", words.name(piece_name, kind)]
+        if p.get("hand"):
+            title += [" (", _e(p.get("hand")), ")"]
+        articles = p.get("articles")
+        for a in articles or ():
+            title += [" +", words.name(article_name, a)]
+        badges = p.get("badges") or ()
+        for b in badges:
+            title += [" · ", _e(b.get("title"))]
+        level = p.get("level") or "ground"
+        out.append(
+            f'<span class="tok tok-{_e(p.get("color"))} lvl-{_e(level)}{" stunned" if p.get("stun") else ""}" '
+            f'title="{"".join(title)}">{words.name(piece_icon, kind)}<span class="tag">{words.name(piece_abbr, kind)}</span>'
+            f'{"<sup>+</sup>" if articles else ""}'
+        )
+        for b in badges:
+            out.append(f'<span class="tb {_e(b.get("cls"))}" aria-hidden="true">{_e(b.get("text"))}</span>')
+        out.append("</span>")
+    out.append("\n")
+    return "".join(out)
+
+
+def _band(sq, band, ctx, words: _Words) -> str:
+    level = band.get("level")
+    lname = words.level(level)
+    pieces = band.get("pieces")
+    choices = band.get("choices")
+    single = band.get("single")
+    cls = "band band-" + _e(level)
+    if pieces:
+        cls += " has-pieces"
+    if band.get("selected"):
+        cls += " selected"
+    if choices:
+        cls += " is-target target-" + _e(ctx["mode"])
+    out = [f'\n        <div class="{cls}" data-level="{_e(level)}" data-level-name="{lname}">\n          ']
+    for pr in band.get("projectiles") or ():
+        title = _e(pr.get("title"))
+        out.append(
+            f'<span class="proj{" proj-own" if pr.get("own") else ""}" data-kind="{_e(pr.get("kind"))}" '
+            f'title="{title}" aria-label="{title}">{_e(pr.get("glyph"))}</span>'
+        )
+    out.append("\n          ")
+    r, c, key = sq["row"], sq["col"], _e(band.get("key"))
+    if single:
+        confirm = ""
+        if _attr(single, "confirm"):
+            confirm = (
+                f' data-confirm="{_e(_attr(single, "confirm"))}" data-confirm-danger="1" '
+                f'data-confirm-yes="{words.fire_anyway}"'
+            )
+        if ctx["mode"] == "move":
+            label = 'aria-label="' + _bt(words, "Move here: %(r)s,%(c)s %(level)s", r=r, c=c,
+                                            level=level_name(level)) + '"'
+        else:
+            text = _e(_attr(single, "label"))
+            label = f'aria-label="{text}" title="{text}"'
+        out.append(
+            f'\n          <form method="post" action="{ctx["act_url"]}" hx-post="{ctx["act_url"]}" hx-target="#board" '
+            f'hx-swap="outerHTML" hx-disabled-elt="find button" class="fill"{confirm}>\n            '
+            f'{ctx["csrf"]}\n            '
+            f'<input type="hidden" name="action" value="{_e(_attr(single, "action_json"))}">\n            '
+            f'<input type="hidden" name="version" value="{ctx["version"]}">\n            '
+            f'<button type="submit" class="cell-btn target-btn" data-target="{key}" {label}>{_tokens(pieces or (), words)}'
+            f'{"" if pieces else _DOT}</button>\n          </form>\n          '
+        )
+    elif choices:
+        if ctx["mode"] == "move":
+            label = _bt(words, "Move here (choose how): %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
+        else:
+            label = _bt(words, "Here (choose how): %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
+        out.append(
+            f'\n          <button type="button" class="cell-btn target-btn" data-target="{key}" '
+            f'hx-get="{ctx["board_url"]}?{ctx["sel_query"]}&amp;to={key}" hx-target="#board" hx-swap="outerHTML" '
+            f'aria-label="{label}">{_tokens(pieces or (), words)}{"" if pieces else _DOT}</button>\n          '
+        )
+    elif band.get("selectable"):
+        selected = band.get("selected")
+        names = ", ".join(words.name(piece_name, p.get("type")) for p in pieces or ())
+        label = _bt(words, "Your piece at %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
+        out.append(
+            f'\n          <button type="button" class="cell-btn piece-btn" data-place="{key}" '
+            f'hx-get="{ctx["board_url"]}?sel={"" if selected else key}" hx-target="#board" hx-swap="outerHTML" '
+            f'aria-pressed="{"true" if selected else "false"}" aria-label="{label}: {names}">'
+            f"{_tokens(pieces or (), words)}</button>\n          "
+        )
+    elif pieces:
+        out.append(f'\n          <span class="cell-static">{_tokens(pieces, words)}</span>\n          ')
+    out.append("\n        </div>\n        ")
+    return "".join(out)
+
+
+_DOT = '<span class="dot" aria-hidden="true">●</span>'
+
+
+def _square(sq, ctx, words: _Words) -> str:
+    r, c = sq["row"], sq["col"]
+    cls = "sq dark" if sq.get("dark") else "sq light"
+    if sq.get("is_target"):
+        cls += " target"
+    if sq.get("hl_enemy"):
+        cls += " hl-enemy"
+    if sq.get("hl_own"):
+        cls += " hl-own"
+    if sq.get("hl_learn"):
+        cls += " hl-learn"
+    label = _bt(words, "Square %(r)s,%(c)s", r=r, c=c)
+    if sq.get("hl_enemy"):
+        label += ", " + words.enemy_changed
+    if sq.get("hl_own"):
+        label += ", " + words.own_changed
+    out = [f'\n      <div class="{cls}" role="gridcell" data-row="{_e(r)}" data-col="{_e(c)}" aria-label="{label}">\n        ']
+    for band in sq.get("bands") or ():
+        out.append(_band(sq, band, ctx, words))
+    out.append("\n        ")
+    reinf = sq.get("reinf")
+    if reinf:
+        out.append('<div class="reinfs">')
+        for w in reinf:
+            color, kind = w.get("color"), w.get("type")
+            if kind:
+                title = _bt(words, "%(color)s reinforcement waiting: %(piece)s", color=color_name(color),
+                            piece=piece_name(kind))
+            else:
+                title = _bt(words, "%(color)s reinforcement waiting", color=color_name(color))
+            out.append(
+                f'<span class="reinf reinf-{_e(color)}" title="{title}">{words.name(piece_abbr, kind) if kind else "R"}</span>'
+            )
+        out.append("</div>")
+    out.append("\n        ")
+    articles, markers = sq.get("articles"), sq.get("markers")
+    if articles or markers:
+        out.append('\n        <div class="arts">\n          ')
+        for a in articles or ():
+            kind = a.get("type")
+            out.append(
+                f'<span class="art" title="{words.name(article_name, kind)}">{words.name(article_icon, kind)}'
+                f'<span class="tag">{words.name(article_abbr, kind)}</span></span>'
+            )
+        out.append("\n          ")
+        for m in markers or ():
+            text = _bt(
+                words,
+                "Marker: an enemy %(piece)s went out of sight here (%(level)s)",
+                piece=piece_name(m.get("type")),
+                level=level_name(m.get("level")),
+            )
+            out.append(f'<span class="marker" role="img" title="{text}" aria-label="{text}">◆</span>')
+        out.append("\n        </div>\n        ")
+    out.append("\n      </div>\n      ")
+    return "".join(out)
+
+
+def render_grid(context) -> SafeString:
+    """grid.html for the template context `context` (a dict or a Context):
+    `board`, `color`, `board_label`, `act_url`, `board_url`, `sel_query`,
+    `seat` and `csrf_token`."""
+    get = context.get
+    board = get("board") or {}
+    seat = get("seat")
+    token = get("csrf_token")
+    csrf = ""
+    if token and token != "NOTPROVIDED":
+        csrf = f'<input type="hidden" name="csrfmiddlewaretoken" value="{_e(token)}">'
+    ctx = {
+        "mode": board.get("mode"),
+        "act_url": _e(get("act_url") or ""),
+        "board_url": _e(get("board_url") or ""),
+        "sel_query": _e(get("sel_query") or ""),
+        "version": _e(getattr(seat, "version", "")) if seat is not None else "",
+        "csrf": csrf,
+    }
+    words = _Words()
+    label = get("board_label")
+    out = [
+        f'\n  <div class="board board-{_e(get("color") or "")}" role="grid" '
+        f'aria-label="{_e(label) if label else words.board_default}">\n    '
+    ]
+    for line in board.get("grid") or ():
+        out.append(
+            f'\n    <div class="rank" role="row">\n      <span class="coord rank-coord" aria-hidden="true">'
+            f'{_e(line["row"])}</span>\n      '
+        )
+        for sq in line["squares"]:
+            out.append(_square(sq, ctx, words))
+        out.append("\n    </div>\n    ")
+    out.append('\n    <div class="rank files" aria-hidden="true">\n      <span class="coord"></span>\n      ')
+    for c in board.get("cols") or ():
+        out.append(f'<span class="coord file-coord">{_e(c)}</span>')
+    out.append("\n    </div>\n  </div>\n")
+    return mark_safe("".join(out))
