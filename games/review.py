@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from .engine import get_game_engine
 from .models import Game, GameAction
+from .state_store import apply_entry
 
 PRIMARY = ("king", "dictator", "avatar", "president")
 COLORS = ("black", "white")
@@ -41,7 +42,7 @@ def _frames(game: Game, frames: list[int]) -> list[Frame]:
     if 0 in wanted:
         capture(0)
     for entry in GameAction.objects.filter(game=game, seq__lte=max(frames)).order_by("seq"):
-        state = engine.apply(state, entry.action)
+        state = apply_entry(engine, state, entry.action)
         if entry.seq in wanted:
             capture(entry.seq)
     return [out[f] for f in frames]

@@ -10,7 +10,7 @@ from django.db.models import F, Prefetch
 from django.utils.translation import gettext as _
 
 from .engine import get_game_engine
-from .models import Game, GameAction, Notification, Seat
+from .models import Game, Notification, Seat
 
 LEVELS = ("ground", "air", "sub")
 
@@ -206,10 +206,10 @@ def replay_frames(game: Game) -> list[int]:
     """The action numbers of the positions a review steps through: the start
     (0), the end of every Turn, and the last action when the game ended inside
     a Turn."""
-    ends = list(
-        GameAction.objects.filter(game=game, action__type="end_turn").order_by("seq").values_list("seq", flat=True)
-    )
-    frames = [0, *ends]
+    from .takeback import turn_ends
+
+    # Only the Turns still in effect: a granted undo (friendly games) cancelled some.
+    frames = [0, *(seq for seq, _color in turn_ends(game))]
     if game.seq > frames[-1]:
         frames.append(game.seq)
     return frames
@@ -232,6 +232,7 @@ def view_digest(game: Game, seats, state, color: str) -> str:
         # Club: a standing draw offer and a challenge's pending change are
         # seen by both players.
         "draw_offer": game.draw_offer,
+        "undo_request": game.undo_request,
         "proposal": game.proposal,
         "seats": sorted(
             (s.color, s.user_id, s.deadline.isoformat() if s.deadline else None) for s in seats

@@ -670,7 +670,11 @@ def _submit_action(
             game.turn_started = timezone.now()
         if game.draw_offer and game.to_move != previous_to_move and game.to_move == game.draw_offer:
             game.draw_offer = ""  # the other side played on instead of answering: the offer lapsed
-        game.save(update_fields=["seq", "to_move", "status", "result", "turn_started", "updated", "draw_offer"])
+        if game.undo_request and game.to_move != previous_to_move:
+            game.undo_request = ""  # the opponent ended its turn instead of granting: the request lapsed
+        game.save(
+            update_fields=["seq", "to_move", "status", "result", "turn_started", "updated", "draw_offer", "undo_request"]
+        )
         if result is not None:
             _set_clocks(game, seats)  # clears them
             _notify_end(game, seats, actor=seat.user)
