@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, game_options, highlights, panels, selectors, services, takeback
+from . import arrows, boardcache, game_options, highlights, panels, selectors, services, takeback
 from . import review as review_data
 from .board import build_board, parse_place, place_key
 from .engine import get_game_engine
@@ -210,6 +210,7 @@ def _board_context(request, game, seat, sel=None, to=None, mode=None, weapon=Non
         "clocks": selectors.game_clocks(game),
         "clocks_url": reverse("game_clocks", args=[game.pk]),
         "takeback": takeback.controls(game, seat, state),
+        "arrows": arrows.for_player(game, seat.color, state, history["notation"]),
     }
 
 

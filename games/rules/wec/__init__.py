@@ -50,7 +50,7 @@ from .replay import replay
 from .scenario import dump_scenario, load_scenario, turn_count, turn_records
 from .setup import standard_document
 from .state import Game
-from .undo import actions_this_turn, change_options, steps_back_to_turn, undo
+from .undo import actions_this_turn, change_options, steps_back_to_turn, turn_actions, undo
 from .view import view
 from .visibility import hidden_from
 
@@ -75,6 +75,7 @@ __all__ = [
     "steps_back_to_turn",
     "to_move",
     "turn_count",
+    "turn_actions",
     "turn_records",
     "undo",
     "view",

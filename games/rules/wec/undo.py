@@ -52,6 +52,11 @@ def actions_this_turn(game: Game) -> int:
     return len(game.turn_log)
 
 
+def turn_actions(game: Game) -> list[dict[str, Any]]:
+    """The actions the side to move has taken in the Turn in progress, oldest first."""
+    return [dict(e["action"]) for e in game.turn_log]
+
+
 def steps_back_to_turn(game: Game, turns_back: int = 0) -> int:
     """How many actions ``undo`` must take back to reach the start of the Turn
     in progress (``turns_back`` 0: the actions taken this Turn) or of the Turn
