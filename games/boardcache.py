@@ -59,6 +59,25 @@ def board_key(game, seat) -> str:
     )
 
 
+def review_key(game, seat, at: int | None) -> str:
+    """The cache key of one step of an ended game's review, as `seat` sees it
+    (its board orientation).  The game's last action number and history epoch
+    are in it: a finished game has no more, so the entry never goes stale."""
+    return ":".join(
+        [
+            settings.WEC_REDIS_PREFIX,
+            "review",
+            str(game.pk),
+            str(game.seq),
+            str(getattr(game, "history_epoch", 0)),
+            game.status,
+            seat.color,
+            "end" if at is None else str(int(at)),
+            get_language() or "",  # the partial shows no times: no time zone
+        ]
+    )
+
+
 def history_mode(game) -> str:
     """Which record the page shows: the player's own ("live") while the game
     runs, the complete one ("review") once it has ended."""

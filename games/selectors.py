@@ -191,7 +191,11 @@ def full_view(game: Game, state) -> dict:
     if not is_review(game):
         raise PermissionError("the true board is shown only once the game has ended")
     engine = get_game_engine(game.engine)
-    views = {color: engine.view(state, color) for color in ("black", "white")}
+    return full_view_of({color: engine.view(state, color) for color in ("black", "white")})
+
+
+def full_view_of(views: dict) -> dict:
+    """The true board from both sides' own views (see full_view)."""
     out = dict(views["black"])
     out["color"] = None
     out["turn"] = {}

@@ -702,6 +702,17 @@ def _game_ended(game: Game, seats: list[Seat]) -> None:
     from .services_club import game_ended
 
     game_ended(game, seats)
+    transaction.on_commit(lambda game_id=game.pk: _enqueue_review(game_id))
+
+
+def _enqueue_review(game_id: int) -> None:
+    """After a game ended: render its review's steps in the background."""
+    from .tasks import precompute_review
+
+    try:
+        precompute_review.delay(game_id)
+    except Exception:  # the review is then rendered step by step on demand
+        logger.exception("could not queue the review of game %s", game_id)
 
 
 def _finish(game: Game, seats: list[Seat], result: dict, actor=None) -> None:

@@ -17,7 +17,17 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import arrows, boardcache, game_options, highlights, panels, selectors, services, takeback
+from . import (
+    arrows,
+    boardcache,
+    game_options,
+    highlights,
+    panels,
+    review_cache,
+    selectors,
+    services,
+    takeback,
+)
 from . import review as review_data
 from .board import build_board, parse_place, place_key
 from .engine import get_game_engine
@@ -223,9 +233,9 @@ def _review_context(game, seat, at=None, history=None, state=None):
     at = last if at is None else max(0, min(int(at), last))
     if history is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)
-    if state is None or frames[at] != game.seq:
-        state = selectors.load_state(game, upto=frames[at])
-    view = selectors.full_view(game, state)
+    # The true board comes from the review's frames (computed once per ended
+    # game; games.review), not from a replay per step.
+    view = review_data.frames_of(game, frames)[at].full
     three = _review_boards(game, seat, frames, at)
     line = plain = ""
     if at > 0:
@@ -327,9 +337,9 @@ def game_replay(request, game_id: int):
         at = int(request.GET.get("at", ""))
     except ValueError:
         at = None
-    return render(
-        request, "games/partials/replay.html", {"game": game, "color": seat.color, "review": _review_context(game, seat, at)}
-    )
+    # An ended game never changes: each step is rendered once and kept (games.review_cache).
+    html = review_cache.step_html(game, seat, at)
+    return HttpResponse(html)
 
 
 # --- notifications ----------------------------------------------------------------------
