@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
@@ -31,7 +32,7 @@ from django.db import connection
 from django.urls import reverse
 
 import games.rules.wec as wec
-from games import highlights, notifications, review, selectors, services, state_store, takeback
+from games import boardcache, highlights, notifications, review, selectors, services, state_store, takeback
 from games.models import Notification
 from wecsite import siteurl
 from wecsite.asgi import application
@@ -320,6 +321,10 @@ async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(c
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     clock = Clock()
     monkeypatch.setattr("django.utils.timezone.now", clock)
+    # The render cache keys a running clock's board by the minute: the test's
+    # minute, or a real minute passing between two worlds' moments would
+    # serve one world a board cached earlier and the other a fresh one.
+    monkeypatch.setattr(boardcache, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
     queued: list[int] = []
     monkeypatch.setattr(services, "_enqueue_email", queued.append)
 
@@ -361,6 +366,10 @@ async def test_take_backs_in_a_friendly_game_look_alike_to_black(client, monkeyp
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     clock = Clock()
     monkeypatch.setattr("django.utils.timezone.now", clock)
+    # The render cache keys a running clock's board by the minute: the test's
+    # minute, or a real minute passing between two worlds' moments would
+    # serve one world a board cached earlier and the other a fresh one.
+    monkeypatch.setattr(boardcache, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
     queued: list[int] = []
     monkeypatch.setattr(services, "_enqueue_email", queued.append)
     prefix = settings.WEC_REDIS_PREFIX
