@@ -5,6 +5,9 @@ open page shows the request live, White grants it (after a confirmation), and
 Black's open page is back at the start of that Turn, live.  Screenshots go to
 tests/browser/artifacts/takeback-*.png."""
 
+import json
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
@@ -29,6 +32,21 @@ def log_in(page, username, next_url):
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("form button[type=submit]")
+
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+
+
+def axe_serious(page) -> list:
+    """axe-core's serious and critical violations (as in test_browser_table)."""
+    page.evaluate(AXE.read_text())
+    result = page.evaluate("async () => JSON.stringify(await axe.run(document, {resultTypes: ['violations']}))")
+    return [(v["id"], [n["target"] for n in v["nodes"]][:5]) for v in json.loads(result)["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def tap_size_ok(page, selector) -> None:
+    box = page.locator(selector).bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44, (selector, box)
 
 
 def version(page) -> int:
@@ -72,8 +90,8 @@ def test_take_back_then_an_undo_request_granted(new_page, shot, django_user_mode
     take_back = bpage.locator("#take-back")
     expect(take_back).to_be_visible()
     if size == "phone":
-        box = take_back.bounding_box()
-        assert box["width"] >= 44 and box["height"] >= 44, box
+        tap_size_ok(bpage, "#take-back")
+    assert axe_serious(bpage) == []
     shot(bpage, f"takeback-{size}-01-after-move")
     v = version(bpage)
     take_back.click()
@@ -102,6 +120,11 @@ def test_take_back_then_an_undo_request_granted(new_page, shot, django_user_mode
     expect(wpage.locator("#undo-status")).to_have_text("Your opponent asks you to undo their last turn.", timeout=15000)
     shot(bpage, f"takeback-{size}-03-undo-requested")
     shot(wpage, f"takeback-{size}-04-undo-request-seen")
+    if size == "phone":
+        for selector in ("#grant-undo", "#decline-undo"):
+            tap_size_ok(wpage, selector)
+        tap_size_ok(bpage, "#withdraw-undo")
+    assert axe_serious(wpage) == []
     # Granting asks first.
     wpage.locator("#grant-undo").click()
     dialog = wpage.locator("#confirm-dialog")
