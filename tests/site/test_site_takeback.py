@@ -169,6 +169,9 @@ def test_an_undo_request_granted_rolls_back_the_askers_last_turn(client, friendl
     after = _versions(friendly)
     assert all(after[c] == versions[c] + 1 for c in after)
     assert Notification.objects.filter(user=bob, kind="undo_request").exists()
+    from games.notifications import notification_text
+
+    assert notification_text("undo_request", friendly.pk).startswith("Your opponent asks you to undo")
     assert "You asked your opponent to undo your last turn." in client.get(
         reverse("game_board", args=[friendly.pk])
     ).content.decode()
