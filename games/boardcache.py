@@ -59,10 +59,34 @@ def board_key(game, seat) -> str:
     )
 
 
+def review_key(game, seat, at: int | None) -> str:
+    """The cache key of one step of an ended game's review, as `seat` sees it
+    (its board orientation).  The game's last action number and history epoch
+    are in it: a finished game has no more, so the entry never goes stale."""
+    return ":".join(
+        [
+            settings.WEC_REDIS_PREFIX,
+            "review",
+            str(game.pk),
+            str(game.seq),
+            str(getattr(game, "history_epoch", 0)),
+            game.status,
+            seat.color,
+            "end" if at is None else str(int(at)),
+            get_language() or "",  # the partial shows no times: no time zone
+        ]
+    )
+
+
 def history_mode(game) -> str:
     """Which record the page shows: the player's own ("live") while the game
     runs, the complete one ("review") once it has ended."""
-    return "review" if selectors.is_review(game) else "live"
+    if selectors.is_review(game):
+        return "review"
+    # After a granted undo (friendly games) the record lost Turns and grew
+    # others: a page from another epoch gets the whole record, never a tail.
+    epoch = getattr(game, "history_epoch", 0)
+    return f"live-e{epoch}" if epoch else "live"
 
 
 def parse_history_header(value: str | None) -> tuple[str, int, int] | None:
@@ -70,7 +94,7 @@ def parse_history_header(value: str | None) -> tuple[str, int, int] | None:
     if not value:
         return None
     parts = value.split(":")
-    if len(parts) != 3 or parts[0] not in ("live", "review"):
+    if len(parts) != 3 or not (parts[0] in ("live", "review") or parts[0].startswith("live-e")):
         return None
     try:
         plain, notation = int(parts[1]), int(parts[2])

@@ -165,7 +165,7 @@ def action_entries() -> list[dict]:
 
 OPTIONS = [
     ("movement", _("How pieces move: Weaponized (the Wec paths), Standard Chess, or Chess of Mass Destruction.")),
-    ("competitive", _("A competitive game keeps the record censored for each side while it runs and allows no take-backs.")),
+    ("competitive", _("A competitive game keeps the record censored for each side while it runs and allows no take-backs. In a friendly game you may take back actions of your Turn before ending it, and ask your opponent to undo your last Turn.")),
     ("black_government / white_government", _("Monarchy, dictatorship, theocracy or democracy: which primary and secondary pieces a side has.")),
     ("tank_range, cleric_range, queen_*_range", _("How far Tanks, Clerics and the secondary piece travel (6, 7 or 8).")),
     ("reinforcements, weapon_articles, xxx_boxes", _("Whether reinforcements, loose weapon Articles and XXX boxes are in the game.")),
@@ -198,6 +198,7 @@ KEYS = [
     ("a", _("aim the selected piece's first weapon on the board")),
     ("Escape", _("leave aiming, or clear the selection")),
     ("e", _("End Turn (asks you to confirm)")),
+    ("u", _("friendly games: take back your last action of this Turn")),
     ("1 2 3 4", _("show all levels, only air, only ground, only sub")),
     ("z", _("zoom the focused Square: its three levels, large (or tap a Square's background)")),
     ("?", _("open this page")),

@@ -63,6 +63,13 @@ class Game(models.Model):
     bank_cap_days = models.PositiveSmallIntegerField(_("bank cap (days)"), null=True, blank=True)
     # The starting document when the game starts from a saved scenario.
     scenario = models.JSONField(_("starting scenario"), null=True, blank=True)
+    # Friendly games: the colour that asked the opponent to undo its last
+    # Turn, while the request stands ("" = none; games.takeback).
+    undo_request = models.CharField(_("undo requested by"), max_length=8, blank=True, default="")
+    # How many times a granted undo rolled back finished Turns: the Turn
+    # records (GameTurn) past that point were replaced, so each process's
+    # cached records are keyed by this number (games.state_store).
+    history_epoch = models.PositiveIntegerField(_("history epoch"), default=0)
 
     class Meta:
         ordering = ["-updated"]
@@ -174,6 +181,7 @@ class Notification(models.Model):
         DRAW_OFFER = "draw_offer", _("Draw offer")
         CHAT = "chat", _("Chat message")
         REMINDER = "reminder", _("Time is running out")
+        UNDO_REQUEST = "undo_request", _("Undo request")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")

@@ -39,6 +39,8 @@ def notification_text(kind: str, game_id: int, opponent_name: str = "") -> str:
         return _("A draw is offered in game %(id)s") % {"id": game_id}
     if kind == Notification.Kind.REMINDER:
         return _("Your time in game %(id)s runs out soon") % {"id": game_id}
+    if kind == Notification.Kind.UNDO_REQUEST:
+        return _("Your opponent asks you to undo their last turn in game %(id)s") % {"id": game_id}
     if kind == Notification.Kind.CHAT:
         return _("A new chat message in game %(id)s") % {"id": game_id}
     return _("Something happened in game %(id)s") % {"id": game_id}

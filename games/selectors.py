@@ -11,7 +11,7 @@ from django.db.models import F, Prefetch
 from django.utils.translation import gettext as _
 
 from .engine import get_game_engine
-from .models import Game, GameAction, Notification, Seat
+from .models import Game, Notification, Seat
 
 LEVELS = ("ground", "air", "sub")
 
@@ -193,7 +193,11 @@ def full_view(game: Game, state) -> dict:
     if not is_review(game):
         raise PermissionError("the true board is shown only once the game has ended")
     engine = get_game_engine(game.engine)
-    views = {color: engine.view(state, color) for color in ("black", "white")}
+    return full_view_of({color: engine.view(state, color) for color in ("black", "white")})
+
+
+def full_view_of(views: dict) -> dict:
+    """The true board from both sides' own views (see full_view)."""
     out = dict(views["black"])
     out["color"] = None
     out["turn"] = {}
@@ -208,10 +212,10 @@ def replay_frames(game: Game) -> list[int]:
     """The action numbers of the positions a review steps through: the start
     (0), the end of every Turn, and the last action when the game ended inside
     a Turn."""
-    ends = list(
-        GameAction.objects.filter(game=game, action__type="end_turn").order_by("seq").values_list("seq", flat=True)
-    )
-    frames = [0, *ends]
+    from .takeback import turn_ends
+
+    # Only the Turns still in effect: a granted undo (friendly games) cancelled some.
+    frames = [0, *(seq for seq, _color in turn_ends(game))]
     if game.seq > frames[-1]:
         frames.append(game.seq)
     return frames
@@ -234,6 +238,7 @@ def view_digest(game: Game, seats, state, color: str, view: dict | None = None) 
         # Club: a standing draw offer and a challenge's pending change are
         # seen by both players.
         "draw_offer": game.draw_offer,
+        "undo_request": game.undo_request,
         "proposal": game.proposal,
         "seats": sorted(
             (s.color, s.user_id, s.deadline.isoformat() if s.deadline else None) for s in seats

@@ -688,7 +688,11 @@ def _submit_action(
             game.turn_started = timezone.now()
         if game.draw_offer and game.to_move != previous_to_move and game.to_move == game.draw_offer:
             game.draw_offer = ""  # the other side played on instead of answering: the offer lapsed
-        game.save(update_fields=["seq", "to_move", "status", "result", "turn_started", "updated", "draw_offer"])
+        if game.undo_request and game.to_move != previous_to_move:
+            game.undo_request = ""  # the opponent ended its turn instead of granting: the request lapsed
+        game.save(
+            update_fields=["seq", "to_move", "status", "result", "turn_started", "updated", "draw_offer", "undo_request"]
+        )
         if result is not None:
             _set_clocks(game, seats)  # clears them
             _notify_end(game, seats, actor=seat.user)
@@ -716,6 +720,17 @@ def _game_ended(game: Game, seats: list[Seat]) -> None:
     from .services_club import game_ended
 
     game_ended(game, seats)
+    transaction.on_commit(lambda game_id=game.pk: _enqueue_review(game_id))
+
+
+def _enqueue_review(game_id: int) -> None:
+    """After a game ended: render its review's steps in the background."""
+    from .tasks import precompute_review
+
+    try:
+        precompute_review.delay(game_id)
+    except Exception:  # the review is then rendered step by step on demand
+        logger.exception("could not queue the review of game %s", game_id)
 
 
 def _finish(game: Game, seats: list[Seat], result: dict, actor=None) -> None:

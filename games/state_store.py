@@ -37,7 +37,28 @@ CACHE_GAMES = int(getattr(settings, "WEC_STATE_CACHE_GAMES", 256))
 
 _lock = threading.Lock()
 _states: OrderedDict[int, tuple[int, object]] = OrderedDict()  # game id -> (seq, engine state)
-_turns: OrderedDict[int, list[dict]] = OrderedDict()  # game id -> its first n Turn records
+# game id -> (its history epoch, its first n Turn records).  Records are
+# append-only except when a granted undo (games.takeback) rolls finished Turns
+# back: that bumps Game.history_epoch, so a list cached under an older epoch is
+# never used again.
+_turns: OrderedDict[int, tuple[int, list[dict]]] = OrderedDict()
+
+# The site's own log entry that is not an engine action: it cancels the last
+# `steps` actions still in effect (a take-back or a granted undo in a friendly
+# game; games.takeback).  Replaying it is the engine's undo.
+WITHDRAW = "withdraw"
+
+
+def is_withdrawal(action) -> bool:
+    return isinstance(action, dict) and action.get("type") == WITHDRAW
+
+
+def apply_entry(engine, state, action):
+    """The state after one row of the action log: an engine action, or a
+    withdrawal replayed through the engine's undo."""
+    if is_withdrawal(action):
+        return engine.undo(state, int(action["steps"]))
+    return engine.apply(state, action)
 
 
 def _remember(cache: OrderedDict, key: int, value) -> None:
@@ -55,25 +76,26 @@ def clear_caches() -> None:
         _turns.clear()
 
 
-def turn_records(game_id: int, count: int) -> list[dict]:
+def turn_records(game_id: int, count: int, epoch: int = 0) -> list[dict]:
     """The game's first `count` Turn records: from this process's cache, with
-    only the rows it has not seen yet read from the database."""
+    only the rows it has not seen yet read from the database.  `epoch` is the
+    game's history_epoch (records cached under another one are dropped)."""
     with _lock:
-        have = _turns.get(game_id)
-        have = list(have) if have is not None else []
+        hit = _turns.get(game_id)
+        have = list(hit[1]) if hit is not None and hit[0] == epoch else []
     if len(have) < count:
         rows = GameTurn.objects.filter(game_id=game_id, number__gt=len(have), number__lte=count).order_by("number")
         have.extend(rows.values_list("entry", flat=True))
         if len(have) != count:
             raise LookupError(f"game {game_id}: {len(have)} Turn records stored, the state needs {count}")
-        _remember(_turns, game_id, have)
+        _remember(_turns, game_id, (epoch, have))
     return have[:count]
 
 
-def _load_doc(engine, game_id: int, doc: dict, turns: int | None):
+def _load_doc(engine, game: Game, doc: dict, turns: int | None):
     if turns is None:  # written before issue 12: the document holds its own log
         return engine.load_scenario(doc)
-    return engine.load_scenario(doc, history=turn_records(game_id, turns))
+    return engine.load_scenario(doc, history=turn_records(game.pk, turns, getattr(game, "history_epoch", 0)))
 
 
 def cached_state(game: Game):
@@ -95,7 +117,7 @@ def load_current(game: Game):
     engine = get_game_engine(game.engine)
     row = GameState.objects.filter(game_id=game.pk).values_list("seq", "turns", "state").first()
     if row is not None and row[0] == game.seq:
-        state = _load_doc(engine, game.pk, row[2], row[1])
+        state = _load_doc(engine, game, row[2], row[1])
     else:
         state = load_at(game, game.seq)
     if not transaction.get_connection().in_atomic_block:
@@ -112,10 +134,10 @@ def load_at(game: Game, upto: int):
         state = engine.new_game(game.options or None)
         start = 0
     else:
-        state = _load_doc(engine, game.pk, snapshot.state, snapshot.turns)
+        state = _load_doc(engine, game, snapshot.state, snapshot.turns)
         start = snapshot.seq
     for entry in GameAction.objects.filter(game=game, seq__gt=start, seq__lte=upto).order_by("seq"):
-        state = engine.apply(state, entry.action)
+        state = apply_entry(engine, state, entry.action)
     return state
 
 
@@ -145,6 +167,21 @@ def save_state(game: Game, state, turns_before: int | None = None, snapshot: boo
         Snapshot.objects.create(game=game, seq=game.seq, state=doc, turns=turns)
     game_id, seq = game.pk, game.seq
     transaction.on_commit(lambda: _remember(_states, game_id, (seq, state)))
+
+
+def save_rolled_back(game: Game, state) -> None:
+    """Like save_state, for a state with fewer finished Turns than the stored
+    records (a granted undo): the records past its Turns, and the snapshots
+    that lean on them, are dropped (they are derived from the action log,
+    which keeps every row), and the game's history epoch moves on so that no
+    process reuses records it cached before.  The caller saves `game`."""
+    engine = get_game_engine(game.engine)
+    turns = engine.turn_count(state)
+    GameTurn.objects.filter(game=game, number__gt=turns).delete()
+    Snapshot.objects.filter(game=game, turns__gt=turns).delete()
+    game.history_epoch = (game.history_epoch or 0) + 1
+    Game.objects.filter(pk=game.pk).update(history_epoch=game.history_epoch)
+    save_state(game, state, turns_before=turns)
 
 
 def stored_turns(game: Game) -> int | None:

@@ -314,3 +314,11 @@ def send_digests() -> int:
 
     users = get_user_model().objects.filter(email_digest=True, is_ai=False).exclude(email="").values_list("pk", flat=True)
     return sum(1 for pk in users if send_digest_for(pk))
+
+
+@shared_task(name="games.tasks.precompute_review", ignore_result=True)
+def precompute_review(game_id: int) -> int:
+    """A game ended: render every step of its review once (games.review_cache)."""
+    from .review_cache import precompute
+
+    return precompute(game_id)

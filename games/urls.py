@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_club, views_help
+from . import views, views_club, views_help, views_takeback
 from .ui.marshal import views as marshal_views
 
 urlpatterns = [
@@ -22,6 +22,8 @@ urlpatterns = [
     path("games/<int:game_id>/challenge/answer/", views_club.challenge_answer, name="challenge_answer"),
     path("games/<int:game_id>/challenge/propose/", views_club.challenge_propose, name="challenge_propose"),
     path("games/<int:game_id>/draw/", views_club.draw, name="draw"),
+    path("games/<int:game_id>/takeback/", views_takeback.take_back, name="take_back"),
+    path("games/<int:game_id>/undo/", views_takeback.undo, name="undo_request"),
     path("games/<int:game_id>/chat/", views_club.chat, name="chat"),
     path("games/<int:game_id>/chat/post/", views_club.chat_post, name="chat_post"),
     path("games/<int:game_id>/watch/", views_club.watch, name="watch"),

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, selectors, services
+from . import boardcache, review_cache, selectors, services
 from .forms import ActionError, NewGameForm, action_from_post
 from .models import Game
 from .ui import UI_REGISTRY, get_ui
@@ -209,8 +209,8 @@ def game_replay(request, game_id: int):
         at = int(request.GET.get("at", ""))
     except ValueError:
         at = None
-    ui = get_ui(game.engine)
-    return render(request, ui.REPLAY_TEMPLATE, {"game": game, "color": seat.color, "review": ui.review_context(game, seat, at)})
+    # An ended game never changes: each step is rendered once and kept (games.review_cache).
+    return HttpResponse(review_cache.step_html(game, seat, at))
 
 
 # --- notifications ----------------------------------------------------------------------

@@ -254,7 +254,8 @@
     zoomSquare(document.querySelector("#board .board .sq[data-row='" + zoomed[0] + "'][data-col='" + zoomed[1] + "']"));
     zoomed = null;
   });
-  // Keyboard play (documented on the help page): e ends the turn, Escape
+  // Keyboard play (documented on the help page): e ends the turn, u takes
+  // back the last action (friendly games), Escape
   // clears the selection or leaves an aiming mode, a aims the first weapon,
   // 1-4 focus a level, ? opens the help.
   document.addEventListener("keydown", function (e) {
@@ -266,6 +267,7 @@
     if (!board) return;
     var click = function (sel) { var el = board.querySelector(sel); if (el) { el.click(); e.preventDefault(); } return el; };
     if (e.key === "e" || e.key === "E") { var end = board.querySelector("#end-turn"); if (end) { end.form.requestSubmit(); e.preventDefault(); } }
+    else if (e.key === "u" || e.key === "U") { var back = board.querySelector("#take-back"); if (back) { back.form.requestSubmit(); e.preventDefault(); } }
     else if (e.key === "Escape") { click("#cancel-mode") || click("#clear-selection"); }
     else if (e.key === "a") { click(".aim-btn"); }
     else if (e.key === "z") { var sq = document.activeElement && document.activeElement.closest && document.activeElement.closest(".board .sq"); if (sq) { zoomSquare(sq); e.preventDefault(); } }

@@ -87,3 +87,25 @@ def test_options_change_before_the_first_action_only():
         wec.change_options(comp, {"competitive": False})
     with pytest.raises(wec.IllegalAction, match="competitive"):
         wec.undo(comp, 1)
+
+
+def test_steps_back_to_turn_and_turn_actions():
+    """The site's take-back and undo requests (games.takeback) count actions
+    with these: back to the start of the Turn in progress, or of an earlier one."""
+    import games.rules.wec as wec
+
+    g = wec.new_game({"competitive": False})
+    assert wec.steps_back_to_turn(g, 0) == 0 and wec.turn_actions(g) == [] and wec.actions_this_turn(g) == 0
+    move = next(a for a in wec.legal_actions(g) if a["type"] == "move")
+    g = wec.apply(g, move)
+    assert wec.turn_actions(g) == [move] and wec.actions_this_turn(g) == 1
+    assert wec.steps_back_to_turn(g, 0) == 1
+    g = wec.apply(g, {"type": "end_turn"})
+    assert wec.steps_back_to_turn(g, 0) == 0 and wec.steps_back_to_turn(g, 1) == 2
+    g2 = wec.apply(g, next(a for a in wec.legal_actions(g) if a["type"] == "move"))
+    assert wec.steps_back_to_turn(g2, 1) == 3
+    back = wec.undo(g2, wec.steps_back_to_turn(g2, 1))
+    assert wec.to_move(back) == "black" and wec.turn_count(back) == 0
+    assert wec.view(back, "black") == wec.view(wec.new_game({"competitive": False}), "black")
+    with pytest.raises(wec.IllegalAction):
+        wec.steps_back_to_turn(g2, 2)

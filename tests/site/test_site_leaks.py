@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
@@ -31,8 +32,9 @@ from django.db import connection
 from django.urls import reverse
 
 import games.rules.wec as wec
-from games import highlights, notifications, review, selectors, services, state_store
+from games import boardcache, highlights, notifications, review, selectors, services, state_store, takeback
 from games.models import Notification
+from wecsite import siteurl
 from wecsite.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -80,6 +82,28 @@ TIMELINE = [
     ("white", [END], [END]),
 ]
 START = datetime(2031, 3, 4, 5, 6, 7, tzinfo=UTC)
+
+# A friendly game (issue 13): White takes actions back.  A friendly game's
+# record is not censored (each side reads the other's whole Turn once it
+# ends), so the worlds differ only in actions taken back: world B's unseen
+# Fire, taken back (unseen too), and each world's own unseen Sub Move, taken
+# back before the same Sub Move in both.  Both also take back a seen King
+# Move (Black sees the King step back: the same in both worlds).
+TAKE_BACK = {"type": "take_back"}  # not an action: the test calls games.takeback
+TIMELINE_TAKE_BACK = [
+    ("black", [move((1, 1), (1, 2, "ground"))], [move((1, 1), (1, 2, "ground"))]),
+    ("black", [END], [END]),
+    ("white", [], [TORPEDO]),  # an unseen Fire...
+    ("white", [], [TAKE_BACK]),  # ...taken back
+    ("white", [move((9, 9, "sub"), (9, 8, "sub"))], [move((9, 9, "sub"), (8, 9, "sub"))]),  # unseen Moves...
+    ("white", [TAKE_BACK], [TAKE_BACK]),  # ...taken back
+    ("white", [move((10, 1), (10, 2, "ground"))], [move((10, 1), (10, 2, "ground"))]),  # a seen Move...
+    ("white", [TAKE_BACK], [TAKE_BACK]),  # ...taken back, seen
+    ("white", [move((9, 9, "sub"), (9, 8, "sub"))], [move((9, 9, "sub"), (9, 8, "sub"))]),
+    ("white", [END], [END]),
+    ("black", [move((1, 2), (1, 1, "ground"))], [move((1, 2), (1, 1, "ground"))]),
+    ("black", [END], [END]),
+]
 
 
 def legal(state, wanted: dict) -> dict:
@@ -211,7 +235,9 @@ async def drain(comm) -> list[str]:
     return frames
 
 
-async def run_world(world: int, client, clock: Clock, queued: list[int]) -> dict:
+async def run_world(
+    world: int, client, clock: Clock, queued: list[int], timeline=TIMELINE, competitive: bool = True
+) -> dict:
     """Play the timeline in world 1 (A) or 2 (B); return all Black got."""
 
     @database_sync_to_async
@@ -219,13 +245,22 @@ async def run_world(world: int, client, clock: Clock, queued: list[int]) -> dict
         from django.contrib.auth import get_user_model
 
         reset_database()
+        # Each world has its own Redis prefix: the process's memory of the
+        # site origin (written once per change) must not skip the new prefix.
+        siteurl._last_seen = None
         mail.outbox = []
         queued.clear()
         User = get_user_model()
         alice = User.objects.create_user("alice", "alice@example.com", "pw-Wec-12345", email_on_turn=True)
         bob = User.objects.create_user("bob", "bob@example.com", "pw-Wec-12345", email_on_turn=True)
         game = services.create_game(
-            creator=bob, opponent="user", username="alice", color="white", scenario=SCENARIO, days_per_move=3
+            creator=bob,
+            opponent="user",
+            username="alice",
+            color="white",
+            scenario=SCENARIO,
+            days_per_move=3,
+            competitive=competitive,
         )
         client.force_login(alice)
         cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
@@ -235,6 +270,9 @@ async def run_world(world: int, client, clock: Clock, queued: list[int]) -> dict
     @database_sync_to_async
     def act(user, wanted):
         game = selectors.get_game(game_id)
+        if wanted == TAKE_BACK:
+            takeback.take_back(game_id, user)
+            return
         action = legal(selectors.load_state(game), wanted)
         services.submit_action(game_id, user, action, expected_seq=game.seq)
 
@@ -261,7 +299,7 @@ async def run_world(world: int, client, clock: Clock, queued: list[int]) -> dict
     assert (await game_socket.connect(timeout=5))[0]
     assert (await note_socket.connect(timeout=5))[0]
     moments = [{**await snapshot(), "frames": (await drain(game_socket), await drain(note_socket))}]
-    for index, (who, *actions) in enumerate(TIMELINE):
+    for index, (who, *actions) in enumerate(timeline):
         user = alice if who == "black" else bob
         for number, wanted in enumerate(actions[world - 1]):
             # Every visible moment has the same time in both worlds; an unseen
@@ -287,6 +325,10 @@ async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(c
     settings.WEC_SITE_URL = "http://testserver"
     clock = Clock()
     monkeypatch.setattr("django.utils.timezone.now", clock)
+    # The render cache keys a running clock's board by the minute: the test's
+    # minute, or a real minute passing between two worlds' moments would
+    # serve one world a board cached earlier and the other a fresh one.
+    monkeypatch.setattr(boardcache, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
     queued: list[int] = []
     monkeypatch.setattr(services, "_enqueue_email", queued.append)
 
@@ -319,3 +361,41 @@ async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(c
     assert frames[6], "the end of White's turn must ring Black's doorbell"
     assert any(m["frames"][1] for m in a["moments"])
     assert a["moments"][-1]["emails"]
+
+
+@pytest.mark.asyncio
+async def test_take_backs_in_a_friendly_game_look_alike_to_black(client, monkeypatch, settings):
+    """Take-backs of unseen actions leave no trace for Black; a take-back of a
+    seen Move shows Black the Move undone, the same in both worlds."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    clock = Clock()
+    monkeypatch.setattr("django.utils.timezone.now", clock)
+    # The render cache keys a running clock's board by the minute: the test's
+    # minute, or a real minute passing between two worlds' moments would
+    # serve one world a board cached earlier and the other a fresh one.
+    monkeypatch.setattr(boardcache, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
+    queued: list[int] = []
+    monkeypatch.setattr(services, "_enqueue_email", queued.append)
+    prefix = settings.WEC_REDIS_PREFIX
+    runs = []
+    for world in (1, 2):
+        settings.WEC_REDIS_PREFIX = f"{prefix}-tb-world{world}"
+        runs.append(await run_world(world, client, clock, queued, TIMELINE_TAKE_BACK, competitive=False))
+    a, b = runs
+    assert len(a["moments"]) == len(b["moments"]) == len(TIMELINE_TAKE_BACK) + 1
+    # World B logged two more rows (the Fire and its withdrawal).
+    assert b["moments"][-1]["seq"] == a["moments"][-1]["seq"] + 2
+    for moment, (ma, mb) in enumerate(zip(a["moments"], b["moments"], strict=True)):
+        assert ma["engine"] == mb["engine"], moment
+        for name in ma["pages"]:
+            assert ma["pages"][name] == mb["pages"][name], (moment, name)
+        assert ma["frames"] == mb["frames"], moment
+        assert ma["rows"] == mb["rows"], moment
+        assert ma["emails"] == mb["emails"], moment
+    frames = [m["frames"][0] for m in a["moments"]]
+    # Moments 3-6: the unseen Fire, its take-back, the Sub's Move and its
+    # take-back: nothing.  7 and 8: the King's seen Move and its take-back:
+    # Black's doorbell rings for each.
+    assert frames[3] == frames[4] == frames[5] == frames[6] == []
+    assert frames[7] and frames[8]
+    assert a["moments"][7]["engine"] != a["moments"][8]["engine"] == a["moments"][6]["engine"]

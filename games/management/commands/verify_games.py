@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games.engine import get_game_engine
 from games.integrity import GENESIS_HASH, action_hash
 from games.models import Game, GameAction, GameState, GameTurn, Snapshot
+from games.state_store import apply_entry
 
 
 def _plain(value):
@@ -90,7 +91,7 @@ def verify_game(game: Game) -> tuple[str | None, int, int]:
                     count,
                     checked_snapshots,
                 )
-            state = engine.apply(state, row.action)
+            state = apply_entry(engine, state, row.action)
         except Exception as exc:
             return (
                 _("%(where)s: the engine refuses it on replay: %(error)s") % {"where": where, "error": exc},

@@ -50,12 +50,13 @@ from .replay import replay
 from .scenario import dump_scenario, load_scenario, turn_count, turn_records
 from .setup import standard_document
 from .state import Game
-from .undo import change_options, undo
+from .undo import actions_this_turn, change_options, steps_back_to_turn, turn_actions, undo
 from .view import view
 from .visibility import hidden_from
 
 __all__ = [
     "DEFAULT_OPTIONS",
+    "actions_this_turn",
     "Game",
     "IllegalAction",
     "apply",
@@ -71,8 +72,10 @@ __all__ = [
     "plain_history",
     "render",
     "replay",
+    "steps_back_to_turn",
     "to_move",
     "turn_count",
+    "turn_actions",
     "turn_records",
     "undo",
     "view",

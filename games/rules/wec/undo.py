@@ -34,6 +34,43 @@ def _steps(game: Game) -> tuple[Game, list[dict[str, Any]]]:
     return g, steps
 
 
+def turn_starts(game: Game) -> list[int]:
+    """How many actions lead to the start of each Turn, oldest first: ``[0, n1,
+    n1 + n2, ...]``, the last entry being the start of the Turn in progress.
+    ``action_count(game) - turn_starts(game)[-1]`` is how many actions the side
+    to move has taken this Turn."""
+    g = load_scenario(game.start)
+    starts = [0]
+    for n, turn in enumerate(game.log, 1):
+        g, turn_steps = replay_turn_steps(g, turn["text"], n, turn.get("order"))
+        starts.append(starts[-1] + len(turn_steps))
+    return starts
+
+
+def actions_this_turn(game: Game) -> int:
+    """How many actions the side to move has taken in the Turn in progress."""
+    return len(game.turn_log)
+
+
+def turn_actions(game: Game) -> list[dict[str, Any]]:
+    """The actions the side to move has taken in the Turn in progress, oldest first."""
+    return [dict(e["action"]) for e in game.turn_log]
+
+
+def steps_back_to_turn(game: Game, turns_back: int = 0) -> int:
+    """How many actions ``undo`` must take back to reach the start of the Turn
+    in progress (``turns_back`` 0: the actions taken this Turn) or of the Turn
+    ``turns_back`` finished Turns before it."""
+    if isinstance(turns_back, bool) or not isinstance(turns_back, int) or turns_back < 0:
+        raise IllegalAction("turns_back must be a whole number, 0 or more")
+    if game.start is None:
+        raise IllegalAction("this game was loaded without its starting position, so it cannot be undone")
+    starts = turn_starts(game)
+    if turns_back >= len(starts):
+        raise IllegalAction(f"only {len(starts) - 1} Turns have been finished")
+    return starts[-1] + len(game.turn_log) - starts[-1 - turns_back]
+
+
 def undo(game: Game, steps: int = 1) -> Game:
     """The game as it was ``steps`` actions ago (``end_turn`` counts as one).
 

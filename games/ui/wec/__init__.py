@@ -14,6 +14,7 @@ LABEL = _("Weaponized Chess")
 BOARD_TEMPLATE = "games/wec/board.html"
 WATCH_TEMPLATE = "games/wec/watch_board.html"
 REPLAY_TEMPLATE = "games/wec/replay.html"
+SCRIPT = "js/arrows.js"  # the from-to arrows over the board (games/arrows.py)
 NOTATION_LABEL = _("Wec notation")
 EXPORT_EXTENSION = "wec"
 OPTIONS_PREFIX = "opt_"

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from games import selectors
+from games import arrows, selectors, takeback
 from games.engine import get_game_engine
 from games.models import Game, other_color
 
@@ -101,6 +101,8 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         "highlight_text": highlights.summary(hl),
         "clocks": selectors.game_clocks(game),
         "clocks_url": reverse("game_clocks", args=[game.pk]),
+        "takeback": takeback.controls(game, seat, state),
+        "arrows": arrows.for_player(game, seat.color, state, history["notation"]),
     }
 
 
@@ -113,9 +115,9 @@ def review_context(game, seat, at=None, history=None, state=None):
     at = last if at is None else max(0, min(int(at), last))
     if history is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)
-    if state is None or frames[at] != game.seq:
-        state = selectors.load_state(game, upto=frames[at])
-    view = selectors.full_view(game, state)
+    # The true board comes from the review's frames (computed once per ended
+    # game; games.ui.wec.review), not from a replay per step.
+    view = review_data.frames_of(game, frames)[at].full
     three = _review_boards(game, seat, frames, at)
     line = plain = ""
     if at > 0:

@@ -18,7 +18,7 @@ from django.core.cache import caches
 from django.utils.translation import gettext as _
 
 from games.engine import get_game_engine
-from games.models import Game, GameAction
+from games.models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -121,11 +121,10 @@ def for_player(game: Game, color: str, view: dict) -> dict:
     empty = {"enemy": set(), "own": set(), "enemy_count": 0, "own_count": 0}
     if game.status != Game.Status.ACTIVE or not game.seq:
         return empty
-    ends = list(
-        GameAction.objects.filter(game=game, action__type="end_turn")
-        .order_by("-seq")
-        .values_list("seq", "seat__color")[:2]
-    )
+    from games.takeback import turn_ends
+
+    # The Turns still in effect (a granted undo in a friendly game cancels some).
+    ends = turn_ends(game, last=2)[::-1]
     mine = next((seq for seq, c in ends if c == color), None)
     theirs = next((seq for seq, c in ends if c != color), None)
     out = dict(empty)

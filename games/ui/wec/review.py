@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import get_game_engine
 from games.models import Game, GameAction
+from games.state_store import apply_entry
 
 PRIMARY = ("king", "dictator", "avatar", "president")
 COLORS = ("black", "white")
@@ -22,11 +23,12 @@ COLORS = ("black", "white")
 class Frame:
     views: dict  # color -> that side's view
     truth: list  # every piece: dicts with color/type/row/col/level
+    full: dict | None = None  # the true board (selectors.full_view_of the two views)
 
 
 def _frames(game: Game, frames: list[int]) -> list[Frame]:
     """Each frame's views, replaying the log once from the start."""
-    from games.selectors import load_state
+    from games.selectors import full_view_of, load_state
 
     engine = get_game_engine(game.engine)
     state = load_state(game, upto=0)
@@ -36,25 +38,34 @@ def _frames(game: Game, frames: list[int]) -> list[Frame]:
     def capture(seq):
         views = {c: engine.view(state, c) for c in COLORS}
         truth = [p for c in COLORS for p in views[c].get("pieces", []) if p.get("color") == c]
-        out[seq] = Frame(views=views, truth=truth)
+        out[seq] = Frame(views=views, truth=truth, full=full_view_of(views))
 
     if 0 in wanted:
         capture(0)
     for entry in GameAction.objects.filter(game=game, seq__lte=max(frames)).order_by("seq"):
-        state = engine.apply(state, entry.action)
+        state = apply_entry(engine, state, entry.action)
         if entry.seq in wanted:
             capture(entry.seq)
     return [out[f] for f in frames]
 
 
+# An ended game never changes: each process computes a game's frames (one
+# replay of the whole log) and its summary once, on the first look at its
+# review, and every later step reads them from here.
 _CACHE: dict[tuple, list[Frame]] = {}
+_SUMMARIES: dict[tuple, dict] = {}
+
+
+def _key(game: Game, frames: list[int]) -> tuple:
+    return (game.pk, str(game.created), game.seq, getattr(game, "history_epoch", 0), tuple(frames))
 
 
 def frames_of(game: Game, frames: list[int]) -> list[Frame]:
-    key = (game.pk, str(game.created), game.seq)
+    key = _key(game, frames)
     if key not in _CACHE:
         if len(_CACHE) > 16:
             _CACHE.clear()
+            _SUMMARIES.clear()
         _CACHE[key] = _frames(game, frames)
     return _CACHE[key]
 
@@ -96,7 +107,14 @@ def threat(frame: Frame, color: str) -> tuple[int, tuple | None]:
 
 
 def summary(game: Game, frames: list[int]) -> dict:
-    """Per-frame figures for the plot and the closest calls."""
+    """Per-frame figures for the plot and the closest calls (once per game)."""
+    key = _key(game, frames)
+    if key not in _SUMMARIES:
+        _SUMMARIES[key] = _summary(game, frames)
+    return _SUMMARIES[key]
+
+
+def _summary(game: Game, frames: list[int]) -> dict:
     fs = frames_of(game, frames)
     material = {c: [sum(1 for p in f.truth if p.get("color") == c) for f in fs] for c in COLORS}
     hidden = {c: [len(hidden_from(f, c)) for f in fs] for c in COLORS}
