@@ -38,12 +38,13 @@ from .actions import (
     other_actions as other_actions,
 )
 from .ai import choose_action as choose_action
-from .constants import LEVEL_INDEX, LEVELS, SIZE
+from .constants import ARTICLE_TYPES, GOVERNMENTS, HANDED, LEVEL_INDEX, LEVELS, PIECE_TYPES, SIZE
 from .moves import Knowledge, piece_candidates
 from .notation import history
 from .options import DEFAULTS as DEFAULT_OPTIONS
 from .options import resolve as resolve_options
 from .plain import plain_history
+from .public import public_view, turn_actions
 from .reader import parse_turn
 from .render import render
 from .replay import replay
@@ -69,13 +70,16 @@ __all__ = [
     "outcome",
     "parse_turn",
     "plain_history",
+    "public_view",
     "render",
     "replay",
     "to_move",
     "turn_count",
+    "turn_actions",
     "turn_records",
     "undo",
     "view",
+    "vocabulary",
 ]
 
 NAME = "wec"
@@ -84,6 +88,18 @@ NAME = "wec"
 def new_game(options: dict[str, Any] | None = None) -> Game:
     """The standard game, Black to move; ``options`` override the defaults."""
     return load_scenario(standard_document(resolve_options(options)))
+
+
+def vocabulary() -> dict[str, Any]:
+    """The names a board editor offers: Piece and Article types, levels, the
+    governments (primary and secondary type of each) and the handed types."""
+    return {
+        "pieces": list(PIECE_TYPES),
+        "articles": list(ARTICLE_TYPES),
+        "levels": list(LEVELS),
+        "governments": {name: list(types) for name, types in GOVERNMENTS.items()},
+        "handed": sorted(HANDED),
+    }
 
 
 def to_move(game: Game) -> str:
