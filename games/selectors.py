@@ -188,12 +188,17 @@ def history_lines(game: Game, state, color: str) -> dict:
 
 
 def full_view(game: Game, state) -> dict:
-    """The true board, for review of an ended game only: each side's own
-    pieces, projectiles and reinforcements from that side's own view (every
-    piece is seen by its owner), the Articles on the ground, no markers."""
+    """The true board, for review of an ended game only (see `true_board`)."""
     if not is_review(game):
         raise PermissionError("the true board is shown only once the game has ended")
-    engine = get_game_engine(game.engine)
+    return true_board(get_game_engine(game.engine), state)
+
+
+def true_board(engine, state) -> dict:
+    """Everything on the board: each side's own pieces, projectiles and
+    reinforcements from that side's own view (every piece is seen by its
+    owner), the Articles on the ground, no markers.  Only for an ended game's
+    review and for the sandbox, where one person plays both sides."""
     views = {color: engine.view(state, color) for color in ("black", "white")}
     out = dict(views["black"])
     out["color"] = None
@@ -203,6 +208,42 @@ def full_view(game: Game, state) -> dict:
         out[key] = [item for color, v in views.items() for item in v.get(key, []) or [] if item.get("color") == color]
     out["pieces"].sort(key=lambda p: (p.get("row"), p.get("col"), p.get("level", "ground"), p.get("color")))
     return out
+
+
+def sandbox_choices(engine, state) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The side to move's legal actions in the sandbox, grouped for a select:
+    [(group label, [(index into legal_actions, label)])]."""
+    from .panels import _Names, describe, place_label
+
+    if engine.outcome(state):
+        return []
+    color = engine.to_move(state)
+    view = engine.view(state, color)
+    names = _Names(view, color)
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for index, action in enumerate(engine.legal_actions(state)):
+        kind = action.get("type")
+        place = action.get("from")
+        if kind == "move":
+            label = _("%(piece)s %(from)s to %(to)s") % {
+                "piece": names.own(action.get("piece"), place), "from": place_label(place), "to": place_label(action["to"]),
+            }
+            if action.get("doze"):
+                label += " " + _("dozing %(squares)s") % {
+                    "squares": " ".join(f"({r},{c})" for r, c in action["doze"])}
+            extra = sorted(k for k in action if k not in ("type", "piece", "from", "to", "doze"))
+            if extra:  # anything else that tells two Moves apart
+                label += " [" + ", ".join(f"{k}={action[k]}" for k in extra) + "]"
+            group = _("Moves")
+        elif kind == "end_turn":
+            label, group = _("End turn"), _("End the Turn")
+        else:
+            label = describe(action, names, color).label
+            if place is not None:
+                label = f"{names.own(action.get('piece'), place)} {place_label(place)}: {label}"
+            group = {"fire": _("Fires"), "reinforce": _("Reinforcements")}.get(kind, _("Articles"))
+        groups.setdefault(str(group), []).append((index, str(label)))
+    return list(groups.items())
 
 
 def replay_frames(game: Game) -> list[int]:

@@ -47,7 +47,7 @@ from .plain import plain_history
 from .public import public_view, turn_actions
 from .reader import parse_turn
 from .render import render
-from .replay import replay
+from .replay import RecordError, record_steps, replay
 from .scenario import dump_scenario, load_scenario, turn_count, turn_records
 from .setup import standard_document
 from .state import Game
@@ -69,8 +69,10 @@ __all__ = [
     "new_game",
     "outcome",
     "parse_turn",
+    "RecordError",
     "plain_history",
     "public_view",
+    "record_steps",
     "render",
     "replay",
     "to_move",
