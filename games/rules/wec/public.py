@@ -31,6 +31,9 @@ What is common knowledge here:
   the mover's fresh ones are in its view only, so callers pass a view taken
   at a Turn's start;
 * whose Turn it is, the Turn number and the options.
+
+Manual: what the enemy may not see, l. 112, 165; lock-on and detection at
+range, l. 488-492, 633-641; firing gives a Piece away, l. 493-495.
 """
 
 from __future__ import annotations
