@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -12,6 +13,8 @@ from django.utils.translation import gettext as _
 
 from .engine import get_game_engine
 from .models import Game, Notification, Seat
+
+logger = logging.getLogger(__name__)
 
 LEVELS = ("ground", "air", "sub")
 
@@ -187,17 +190,22 @@ def history_lines(game: Game, state, color: str) -> dict:
 
 
 def full_view(game: Game, state) -> dict:
-    """The true board, for review of an ended game only: each side's own
-    pieces, projectiles and reinforcements from that side's own view (every
-    piece is seen by its owner), the Articles on the ground, no markers."""
+    """The true board, for review of an ended game only (see `true_board`)."""
     if not is_review(game):
         raise PermissionError("the true board is shown only once the game has ended")
-    engine = get_game_engine(game.engine)
+    return true_board(get_game_engine(game.engine), state)
+
+
+def true_board(engine, state) -> dict:
+    """Everything on the board: each side's own pieces, projectiles and
+    reinforcements from that side's own view (every piece is seen by its
+    owner), the Articles on the ground, no markers.  Only for an ended game's
+    review and for the sandbox, where one person plays both sides."""
     return full_view_of({color: engine.view(state, color) for color in ("black", "white")})
 
 
 def full_view_of(views: dict) -> dict:
-    """The true board from both sides' own views (see full_view)."""
+    """The true board from both sides' own views (see `true_board`)."""
     out = dict(views["black"])
     out["color"] = None
     out["turn"] = {}
@@ -206,6 +214,42 @@ def full_view_of(views: dict) -> dict:
         out[key] = [item for color, v in views.items() for item in v.get(key, []) or [] if item.get("color") == color]
     out["pieces"].sort(key=lambda p: (p.get("row"), p.get("col"), p.get("level", "ground"), p.get("color")))
     return out
+
+
+def sandbox_choices(engine, state) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The side to move's legal actions in the sandbox, grouped for a select:
+    [(group label, [(index into legal_actions, label)])]."""
+    from .ui.wec.panels import _Names, describe, place_label
+
+    if engine.outcome(state):
+        return []
+    color = engine.to_move(state)
+    view = engine.view(state, color)
+    names = _Names(view, color)
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for index, action in enumerate(engine.legal_actions(state)):
+        kind = action.get("type")
+        place = action.get("from")
+        if kind == "move":
+            label = _("%(piece)s %(from)s to %(to)s") % {
+                "piece": names.own(action.get("piece"), place), "from": place_label(place), "to": place_label(action["to"]),
+            }
+            if action.get("doze"):
+                label += " " + _("dozing %(squares)s") % {
+                    "squares": " ".join(f"({r},{c})" for r, c in action["doze"])}
+            extra = sorted(k for k in action if k not in ("type", "piece", "from", "to", "doze"))
+            if extra:  # anything else that tells two Moves apart
+                label += " [" + ", ".join(f"{k}={action[k]}" for k in extra) + "]"
+            group = _("Moves")
+        elif kind == "end_turn":
+            label, group = _("End turn"), _("End the Turn")
+        else:
+            label = describe(action, names, color).label
+            if place is not None:
+                label = f"{names.own(action.get('piece'), place)} {place_label(place)}: {label}"
+            group = {"fire": _("Fires"), "reinforce": _("Reinforcements")}.get(kind, _("Articles"))
+        groups.setdefault(str(group), []).append((index, str(label)))
+    return list(groups.items())
 
 
 def replay_frames(game: Game) -> list[int]:
@@ -413,53 +457,29 @@ def challenges_for(user) -> list:
 
 # --- spectators ----------------------------------------------------------------------
 
-_PUBLIC_PIECE_KEYS = ("type", "color", "row", "col", "level", "articles", "stun", "hand")
-_PUBLIC_PROJECTILE_KEYS = ("kind", "color", "row", "col", "level", "direction")
-
-
 def public_view(game: Game, state) -> dict:
-    """What neither player hides, for spectators of a running game.
+    """What both players know that both know, for spectators of a running game.
 
-    Built only from the two players' own views: each colour's pieces,
-    projectiles and waiting reinforcements exactly as the *enemy* sees them
-    (so a piece shows only when both colours see it: its owner always does),
-    with no ids, cooldowns, Transports, homing targets or strengths; the
-    Articles on the ground (in both views); no markers, no Turn in progress and
-    no record lines (the censored records differ between the colours).  Only
-    the side to move and the turn number, which both players see, go with it."""
+    The engine's `public_view` derives it from one side's view; it is taken
+    from each side's view of the position at the start of the Turn in
+    progress (mid-Turn, the mover's newly launched projectiles are in its own
+    view only) and shown only when the two agree, so the page is a function of
+    Black's view history alone and of White's alone: a player who watches
+    their own game learns nothing (docs/rulings.md, "What a spectator sees")."""
     engine = get_game_engine(game.engine)
-    views = {color: engine.view(state, color) for color in ("black", "white")}
-    enemy = {"black": "white", "white": "black"}
-
-    def seen_by_enemy(key: str, keys: tuple | None) -> list:
-        out = []
-        for color in ("black", "white"):
-            for item in views[enemy[color]].get(key, []):
-                if item.get("color") != color:
-                    continue
-                out.append({k: item[k] for k in keys if k in item} if keys else {
-                    k: item[k] for k in ("color", "row", "col") if k in item
-                })
-        return out
-
-    articles_black = sorted(json.dumps(a, sort_keys=True) for a in views["black"].get("articles", []))
-    articles_white = sorted(json.dumps(a, sort_keys=True) for a in views["white"].get("articles", []))
-    # Both views list every Article on the ground; keep only what both agree on.
-    common = [json.loads(a) for a in articles_black if a in set(articles_white)]
-    return {
-        "color": None,
-        "to_move": views["black"]["to_move"],
-        "turn_number": views["black"]["turn_number"],
-        "options": views["black"]["options"],
-        "turn": {},
-        "pieces": seen_by_enemy("pieces", _PUBLIC_PIECE_KEYS),
-        "articles": common,
-        "projectiles": seen_by_enemy("projectiles", _PUBLIC_PROJECTILE_KEYS),
-        "reinforcements": seen_by_enemy("reinforcements", None),
-        "markers": [],
-        "outcome": None,
-        "history": [],
-    }
+    derive = getattr(engine, "public_view", None)
+    if derive is None:  # an engine without a public view shows spectators no pieces
+        return {"color": None, "to_move": engine.to_move(state), "turn": {}, "pieces": [], "markers": [],
+                "outcome": None, "history": []}
+    pending = engine.turn_actions(state)
+    if pending:
+        state = load_state(game, upto=game.seq - pending)
+    boards = [derive(engine.view(state, color)) for color in ("black", "white")]
+    if boards[0] != boards[1]:
+        # Only an engine bug gets here; the page then shows no pieces at all.
+        logger.error("game %s: the two public views disagree", game.pk)
+        return {**boards[0], "pieces": [], "projectiles": [], "reinforcements": []}
+    return boards[0]
 
 
 def _games_with_players(status: str, limit: int) -> list:

@@ -136,7 +136,7 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
     if views and getattr(game, "_last_action_type", None) == "end_turn":
         # Both colours' views at this Turn boundary, for the highlights of the
         # pages to come (they would otherwise replay the Turn from a snapshot).
-        from .highlights import remember_views
+        from .ui.wec.highlights import remember_views
 
         transaction.on_commit(lambda g=game, s=game.seq, v=views: remember_views(g, s, v))
     return rung

@@ -67,14 +67,21 @@ def _validated_options(game: Game, options: dict) -> dict:
 # --- challenges ---------------------------------------------------------------
 
 
-@transaction.atomic
-def accept_challenge(*, game_id: int, user) -> Game:
-    """The challenged player accepts the current terms: the game starts, and
-    only now does the clock start."""
+def _open_challenge(game_id: int, user) -> tuple[Game, list[Seat], Seat]:
+    """The locked challenge, its seats and the user's seat, for an answer
+    (accept, decline or withdraw): refused once it was answered."""
     game, seats = _locked(game_id)
     seat = _my_seat(seats, user)
     if game.status != Game.Status.CHALLENGE:
         raise GameNotActive(_("This challenge was already answered or withdrawn."))
+    return game, seats, seat
+
+
+@transaction.atomic
+def accept_challenge(*, game_id: int, user) -> Game:
+    """The challenged player accepts the current terms: the game starts, and
+    only now does the clock start."""
+    game, seats, seat = _open_challenge(game_id, user)
     if game.created_by_id == user.pk:
         raise InvalidRequest(_("Only the challenged player can accept."))
     if game.proposal:
@@ -92,10 +99,7 @@ def accept_challenge(*, game_id: int, user) -> Game:
 @transaction.atomic
 def decline_challenge(*, game_id: int, user) -> Game:
     """The challenged player declines, or the challenger withdraws: no game."""
-    game, seats = _locked(game_id)
-    seat = _my_seat(seats, user)
-    if game.status != Game.Status.CHALLENGE:
-        raise GameNotActive(_("This challenge was already answered or withdrawn."))
+    game, seats, seat = _open_challenge(game_id, user)
     game.status = Game.Status.CANCELLED
     game.proposal = None
     game.save(update_fields=["status", "proposal", "updated"])

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_club, views_help, views_takeback
+from . import views, views_club, views_help, views_sandbox, views_takeback
 from .ui.marshal import views as marshal_views
 
 urlpatterns = [
@@ -34,6 +34,10 @@ urlpatterns = [
     path("leaderboard/", views_club.leaderboard, name="leaderboard"),
     path("scenarios/", views_club.scenario_editor, name="scenario_editor"),
     path("scenarios/start/", views_club.scenario_start, name="scenario_start"),
+    path("sandbox/", views_sandbox.sandbox, name="sandbox"),
+    path("sandbox/start/", views_sandbox.sandbox_start, name="sandbox_start"),
+    path("sandbox/act/", views_sandbox.sandbox_act, name="sandbox_act"),
+    path("sandbox/import/", views_sandbox.sandbox_import, name="sandbox_import"),
     path("games/<int:game_id>/export.wec", views_club.export_record, name="export_record"),
     path("games/<int:game_id>/start.json", views_club.export_scenario, name="export_scenario"),
     path("notifications/", views.notifications, name="notifications"),

@@ -384,17 +384,65 @@ def _preview(doc: dict):
     return build_board(view, "black")
 
 
+def _editor_context(text: str, held: str = "") -> dict:
+    """The point-and-click editor's palette and grid for the position in `text`
+    (a text the parser refuses gets no grid: the text form shows the error)."""
+    from django.utils.translation import gettext as _
+
+    from . import board_editor
+    from .scenario_text import ScenarioTextError, parse
+
+    context = {
+        "palette": board_editor, "held": held,
+        "palette_tools": [("place", _("Place")), ("remove", _("Remove")), ("move", _("Move (pick up, then click where)"))],
+        "palette_kinds": [("piece", _("Piece")), ("article", _("Article")), ("reinforcement", _("Reinforcement"))],
+        "palette_governments": [("monarchy", _("Monarchy")), ("dictatorship", _("Dictatorship")),
+                                ("theocracy", _("Theocracy")), ("democracy", _("Democracy"))],
+    }
+    try:
+        doc = parse(text)
+    except ScenarioTextError:
+        return context
+    context["grid"] = board_editor.squares(doc, held)
+    context["governments"] = {color: board_editor.government_of(doc, color) for color in ("black", "white")}
+    return context
+
+
 @login_required
 def scenario_editor(request):
-    """Write a position, check it with the engine, save it, start a game from it."""
+    """Write a position, check it with the engine, save it, start a game from it.
+    A click on the point-and-click editor's board posts here too (`square` or
+    `what=government`): the text is changed and the editor comes back."""
+    from . import board_editor
     from .scenario_text import SHIPPED, ScenarioTextError, check, parse, to_text
 
     context = {"shipped": [(key, title) for key, (title, _t) in SHIPPED.items()],
                "scenarios": selectors.scenarios_for(request.user)}
     status = 200
+    held = ""
     if request.method == "POST":
         text = request.POST.get("text", "")[:20000]
-        context.update({"text": text, "name": request.POST.get("name", ""), "public": bool(request.POST.get("public"))})
+        context.update({"text": text, "name": request.POST.get("name", ""), "public": bool(request.POST.get("public")),
+                        "palette_state": board_editor.Palette.from_post(request.POST)})
+        if request.POST.get("square") or request.POST.get("what") == "government":
+            try:
+                text, held, problem = board_editor.edit(text, request.POST)
+                context["text"] = text
+                if problem is not None:
+                    context["error"], context["error_square"] = problem.message, problem.square
+                else:
+                    context["checked"] = True
+                context["board"] = None
+            except board_editor.EditorError as exc:
+                # Nothing changes: the same text comes back with the complaint.
+                context["error"], context["error_square"] = exc.message, exc.square
+                status = 400
+            context.update(_editor_context(context["text"], held))
+            context["palette_state"].held = held
+            if request.htmx:
+                return render(request, "games/partials/scenario_editor.html", context, status=status)
+            context["form"] = NewGameForm()
+            return render(request, "games/scenarios.html", context, status=status)
         try:
             doc = parse(text)
             check(doc)
@@ -418,6 +466,8 @@ def scenario_editor(request):
         name, doc = found
         context.update({"text": to_text(doc), "name": name, "board": _preview(doc),
                         "source": request.GET.get("from", "shipped:standard")})
+        context["palette_state"] = board_editor.Palette()
+    context.update(_editor_context(context["text"], held))
     context["form"] = NewGameForm()
     return render(request, "games/scenarios.html", context, status=status)
 

@@ -310,6 +310,9 @@ WEC_BENCH_VIEWS = env_bool("WEC_BENCH_VIEWS", False)
 WEC_RATE_LIMITS = {
     "submit": os.environ.get("WEC_RATE_SUBMITS", "100000/60" if TESTING else "120/60"),
     "challenge": os.environ.get("WEC_RATE_CHALLENGES", "100000/60" if TESTING else "20/600"),
+    # Starting a sandbox or importing a record into it (a record is replayed
+    # by the engine's search: some CPU per import).
+    "sandbox": os.environ.get("WEC_RATE_SANDBOX", "100000/60" if TESTING else "30/600"),
 }
 
 # --- Wec --------------------------------------------------------------------------

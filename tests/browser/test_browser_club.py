@@ -115,7 +115,7 @@ def test_the_editor_saves_a_scenario_and_a_game_starts_from_it(new_page, shot):
     page.fill("#scenario-name", "Bike lesson")
     page.click("#save-scenario")
     expect(page.locator("#scenario-list")).to_contain_text("Bike lesson")
-    expect(page.locator("#editor .tok")).to_have_count(3)
+    expect(page.locator("#editor .board .tok")).to_have_count(3)
     shot(page, "25-editor-saved")
     page.check("#scenario-start input[name=opponent][value=ai]")
     page.select_option("#scenario-start select[name=color]", "black")
@@ -123,3 +123,89 @@ def test_the_editor_saves_a_scenario_and_a_game_starts_from_it(new_page, shot):
     expect(page.locator("#board")).to_be_visible()
     expect(page.locator("#board .board .tok")).to_have_count(3)
     shot(page, "26-game-from-scenario")
+
+
+def _exactly(words: str, n: int):
+    """A pattern for a text holding `words` exactly `n` times."""
+    other = rf"(?:(?!{words})[\s\S])*"
+    return re.compile(rf"^{other}(?:{words}{other}){{{n}}}$")
+
+
+def test_the_point_and_click_editor(new_page, shot):
+    """Place, move and remove by clicks (htmx swaps the editor; the text
+    follows), an engine error shown at its Square, a government per side,
+    then save and start a game from the result."""
+    page = new_page()
+    sign_up(page, "fay_club")
+    page.goto("/scenarios/")
+    page.fill("#scenario-text", "to_move black\npiece black king 1 1\npiece white king 10 10\n")
+    text = page.locator("#scenario-text")
+    # Place a right-handed Tank on 3,3.
+    page.check("#editor-palette input[name=tool][value=place]")
+    page.check("#editor-palette input[name=kind][value=piece]")
+    page.select_option("#ed-piece", "tank")
+    page.select_option("#ed-color", "black")
+    page.click("#ed-sq-3-3")
+    expect(text).to_have_value(re.compile(r"piece black tank 3 3 ground hand=right"))
+    expect(page.locator("#editor-ok")).to_be_visible()
+    # Three pieces on one Square: the engine's complaint shows at 5,5.
+    for n in range(1, 4):
+        page.click("#ed-sq-5-5")
+        # One click at a time: a click while the last one is on its way is dropped.
+        expect(text).to_have_value(_exactly("tank 5 5", n))
+    expect(page.locator("#editor-error")).to_contain_text("Square 5,5:")
+    expect(page.locator("td.ed-error #ed-sq-5-5")).to_have_count(1)
+    expect(page.locator("#ed-sq-5-5")).to_have_attribute("aria-describedby", "editor-error")
+    shot(page, "27-editor-error-at-square")
+    # Remove them again, one click each.
+    page.check("#editor-palette input[name=tool][value=remove]")
+    for n in (2, 1, 0):
+        page.click("#ed-sq-5-5")
+        expect(text).to_have_value(_exactly("tank 5 5", n))
+    expect(page.locator("#editor-ok")).to_be_visible()
+    expect(text).not_to_have_value(re.compile(r"5 5"))
+    # Move the Tank by pick-and-place.
+    page.check("#editor-palette input[name=tool][value=move]")
+    page.click("#ed-sq-3-3")
+    expect(page.locator("td.ed-held #ed-sq-3-3")).to_have_count(1)
+    page.click("#ed-sq-4-6")
+    expect(text).to_have_value(re.compile(r"piece black tank 4 6 ground hand=right"))
+    # An Article on the ground, and White becomes a democracy.
+    page.check("#editor-palette input[name=tool][value=place]")
+    page.check("#editor-palette input[name=kind][value=article]")
+    page.select_option("#ed-article", "bike")
+    page.click("#ed-sq-6-6")
+    expect(text).to_have_value(re.compile(r"article bike 6 6"))
+    page.select_option("#ed-gov-white", "democracy")
+    page.click("#set-government")
+    expect(text).to_have_value(re.compile(r"piece white president 10 10"))
+    expect(page.locator("#ed-sq-10-10")).to_have_attribute("aria-label", re.compile("President"))
+    shot(page, "28-editor-clicked")
+    page.fill("#scenario-name", "Clicked together")
+    page.click("#save-scenario")
+    expect(page.locator("#scenario-list")).to_contain_text("Clicked together")
+    page.check("#scenario-start input[name=opponent][value=ai]")
+    page.select_option("#scenario-start select[name=color]", "black")
+    page.click("#start-from-scenario")
+    expect(page.locator("#board .board .tok")).to_have_count(3)
+
+
+def test_the_sandbox(new_page, shot):
+    """One person plays both sides, undoes and redoes."""
+    page = new_page()
+    sign_up(page, "gus_club")
+    page.goto("/sandbox/")
+    page.select_option("#sandbox-source", "shipped:hidden-sub")
+    page.click("#sandbox-start-btn")
+    expect(page.locator("#sandbox-status")).to_contain_text("Black to move")
+    page.select_option("#sandbox-action", index=0)
+    page.click("#sandbox-play-btn")
+    expect(page.locator("#sandbox-status")).to_contain_text("action 1 of 1")
+    page.select_option("#sandbox-action", label="End turn")
+    page.click("#sandbox-play-btn")
+    expect(page.locator("#sandbox-status")).to_contain_text("White to move")
+    shot(page, "29-sandbox")
+    page.click("#sandbox-undo")
+    expect(page.locator("#sandbox-status")).to_contain_text("Black to move")
+    page.click("#sandbox-redo")
+    expect(page.locator("#sandbox-status")).to_contain_text("action 2 of 2")

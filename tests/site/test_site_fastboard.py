@@ -1,5 +1,5 @@
 """Issue 12: the Python-built board grid (games.fastboard) writes exactly the
-HTML of templates/games/partials/grid.html, over real positions of random
+HTML of templates/games/wec/grid.html, over real positions of random
 games (both colours, with selections, Moves with one and several choices,
 aiming and Transport modes) and over made-up views that hold every kind of
 thing a Square can show (stunned, cooling, travelling, armed pieces,
@@ -25,7 +25,7 @@ from games.models import Game
 from games.selectors import Choice, MoveOptions
 from games.templatetags.wec_board import ARTICLES, PIECES
 
-GRID = "games/partials/grid.html"
+GRID = "games/wec/grid.html"
 TRICKY = 'a "quoted" <b>&amp; it\'s'
 
 
@@ -192,6 +192,6 @@ def test_made_up_views_render_the_same(lang):
 
 def test_board_partial_uses_the_built_grid():
     """board.html puts the Python-built grid where grid.html was included."""
-    text = (settings.BASE_DIR / "templates/games/partials/board.html").read_text(encoding="utf-8")
+    text = (settings.BASE_DIR / "templates/games/wec/board.html").read_text(encoding="utf-8")
     assert "{% wec_grid %}" in text
-    assert '{% include "games/partials/grid.html" %}' not in text
+    assert '{% include "games/wec/grid.html" %}' not in text

@@ -38,15 +38,16 @@ from .actions import (
     other_actions as other_actions,
 )
 from .ai import choose_action as choose_action
-from .constants import LEVEL_INDEX, LEVELS, SIZE
+from .constants import ARTICLE_TYPES, GOVERNMENTS, HANDED, LEVEL_INDEX, LEVELS, PIECE_TYPES, SIZE
 from .moves import Knowledge, piece_candidates
 from .notation import history
 from .options import DEFAULTS as DEFAULT_OPTIONS
 from .options import resolve as resolve_options
 from .plain import plain_history
+from .public import public_view, turn_actions
 from .reader import parse_turn
 from .render import render
-from .replay import replay
+from .replay import RecordError, record_steps, replay
 from .scenario import dump_scenario, load_scenario, turn_count, turn_records
 from .setup import standard_document
 from .state import Game
@@ -69,7 +70,10 @@ __all__ = [
     "new_game",
     "outcome",
     "parse_turn",
+    "RecordError",
     "plain_history",
+    "public_view",
+    "record_steps",
     "render",
     "replay",
     "steps_back_to_turn",
@@ -79,6 +83,7 @@ __all__ = [
     "turn_records",
     "undo",
     "view",
+    "vocabulary",
 ]
 
 NAME = "wec"
@@ -87,6 +92,18 @@ NAME = "wec"
 def new_game(options: dict[str, Any] | None = None) -> Game:
     """The standard game, Black to move; ``options`` override the defaults."""
     return load_scenario(standard_document(resolve_options(options)))
+
+
+def vocabulary() -> dict[str, Any]:
+    """The names a board editor offers: Piece and Article types, levels, the
+    governments (primary and secondary type of each) and the handed types."""
+    return {
+        "pieces": list(PIECE_TYPES),
+        "articles": list(ARTICLE_TYPES),
+        "levels": list(LEVELS),
+        "governments": {name: list(types) for name, types in GOVERNMENTS.items()},
+        "handed": sorted(HANDED),
+    }
 
 
 def to_move(game: Game) -> str:

@@ -192,3 +192,38 @@ def replay(texts: list[str], options: dict[str, Any] | None = None,
             raise ValueError(f"Turn {n}: the game was already over")
         game = _replay_turn(game, text, n)
     return game
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed; ``turn`` is its 1-based Turn."""
+
+    def __init__(self, turn: int, message: str):
+        super().__init__(message)
+        self.turn = turn
+
+
+def record_steps(texts: list[str], options: dict[str, Any] | None = None,
+                 scenario: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The actions (``end_turn`` included) that play the history ``texts``
+    from the start ``replay`` would use: what a sandbox steps through.
+    Raises :class:`RecordError` naming the first Turn that cannot be replayed
+    (unreadable, censored, or no legal order gives its text)."""
+    if scenario is not None:
+        doc = dict(scenario)
+        if options:
+            doc["options"] = {**(doc.get("options") or {}), **options}
+        game = load_scenario(doc)
+    else:
+        game = load_scenario(standard_document(resolve(options)))
+    steps: list[dict[str, Any]] = []
+    for n, text in enumerate(texts, 1):
+        if game.result:
+            raise RecordError(n, f"Turn {n}: the game was already over")
+        try:
+            game, turn_steps = replay_turn_steps(game, text, n)
+        except RecordError:
+            raise
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise RecordError(n, str(exc) if str(exc).startswith("Turn") else f"Turn {n}: {exc}") from None
+        steps.extend(turn_steps)
+    return steps
