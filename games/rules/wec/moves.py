@@ -373,6 +373,85 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
     return out
 
 
+#: Whether :func:`all_candidates` reuses a Piece's Moves from an earlier state
+#: while nothing they were worked out from has changed. Off, every Move is
+#: worked out afresh: the plain path the differential test compares with.
+CACHE_MOVES = True
+
+
+class _Reading(Knowledge):
+    """Knowledge that notes every Square it was asked about: with the Piece's
+    own Square (its passenger, its ground), these are all the Squares a
+    Piece's Moves depend on (``can_land`` and ``mixed_square`` only look
+    further at the Square of a place already asked about)."""
+
+    __slots__ = ("reads",)
+
+    def __init__(self, game: Game, color: str, hidden: frozenset[int], sq: int) -> None:
+        self.game = game
+        self.color = color
+        self.hidden = hidden
+        self.reads = {sq}
+
+    def known(self, slot: int) -> list[Piece]:
+        self.reads.add(slot // 3)
+        pieces = self.game.pieces
+        hidden = self.hidden
+        return [pieces[i] for i in self.game.board[slot] if i not in hidden]
+
+    def empty(self, slot: int) -> bool:
+        self.reads.add(slot // 3)
+        ids = self.game.board[slot]
+        if not ids:
+            return True
+        hidden = self.hidden
+        return all(i in hidden for i in ids)
+
+
+def _move_source(game: Game, color: str, hidden: frozenset[int]) -> tuple[Any, dict[int, Any]]:
+    """A function giving a Piece's candidate Moves, reusing the entries of
+    ``game.mcache`` that are still good, and the entries it made or kept.
+
+    An entry is (Piece, Moves, Squares read). It is still good when the Piece
+    is the very same value and none of the Squares it read was touched since
+    (the board primitives note every Square they change, see ``Game.touched``),
+    counting the Squares of the Pieces whose visibility to ``color`` changed.
+    """
+    caches = game.mcache
+    base = caches.get(color) if caches is not None else None
+    old: dict[int, Any] | None = None
+    touched: set[int] = set()
+    if base is not None and base[4] is game.options:
+        old, old_hidden, ts, idx, _ = base
+        touched.update(ts)
+        touched.update(game.touched[idx:])
+        if old_hidden is not hidden and old_hidden != hidden:
+            pieces = game.pieces
+            for pid in old_hidden ^ hidden:
+                q = pieces.get(pid)
+                if q is not None:
+                    touched.add((q.row - 1) * SIZE + q.col - 1)
+    made: dict[int, Any] = {}
+    isdisjoint = touched.isdisjoint
+
+    def moves_of(p: Piece) -> list[Candidate]:
+        pid = p.id
+        e = made.get(pid)
+        if e is not None and e[0] is p:
+            return e[1]
+        if old is not None:
+            e = old.get(pid)
+            if e is not None and e[0] is p and isdisjoint(e[2]):
+                made[pid] = e
+                return e[1]
+        kn = _Reading(game, color, hidden, (p.row - 1) * SIZE + p.col - 1)
+        cands = piece_candidates(game, p, kn)
+        made[pid] = (p, cands, frozenset(kn.reads))
+        return cands
+
+    return moves_of, made
+
+
 def all_candidates(
     game: Game, color: str, hidden: frozenset[int], only: list[Piece] | None = None
 ) -> dict[int, list[Candidate]]:
@@ -382,21 +461,35 @@ def all_candidates(
     side has an airborne Chopper that can land, only such Choppers may Move
     (docs/rulings.md, "Chopper must land").
     """
-    kn = Knowledge(game, color, hidden)
+    made: dict[int, Any] | None = None
+    if CACHE_MOVES:
+        moves_of, made = _move_source(game, color, hidden)
+    else:
+        kn = Knowledge(game, color, hidden)
+
+        def moves_of(p: Piece) -> list[Candidate]:
+            return piece_candidates(game, p, kn)
+
     result = {}
     pieces = only if only is not None else [p for p in game.pieces.values() if p.color == color]
     for p in pieces:
-        cands = piece_candidates(game, p, kn)
+        cands = moves_of(p)
         if cands:
-            result[p.id] = cands
+            result[p.id] = list(cands)
     airborne = [
         p for p in game.pieces.values()
         if p.color == color and p.type == "chopper" and p.level == AIR
     ]
     if airborne:
-        forced = {p.id for p in airborne if p.id in result or piece_candidates(game, p, kn)}
+        forced = {p.id for p in airborne if p.id in result or moves_of(p)}
         if forced:
             result = {pid: c for pid, c in result.items() if pid in forced}
+    if made is not None and only is None:
+        # Every Piece of the side was worked out or checked: keep the entries
+        # for the states that follow this one.
+        caches = dict(game.mcache) if game.mcache is not None else {}
+        caches[color] = (made, hidden, frozenset(), len(game.touched), game.options)
+        game.mcache = caches
     return result
 
 
