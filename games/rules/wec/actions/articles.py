@@ -172,8 +172,13 @@ def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], ou
             if not locked_article(p, art) and len(rest) <= capacity(p.type, rest):
                 out.append({"type": "drop", "from": where, "piece": p.id, "article": art})
     if not turn["exchange"] and p.articles and not restriction_error(game, "X", p.id):
+        # exchange_reach, inlined: the secondary government Piece reaches any distance.
+        far = p.type in SECONDARY
+        pid, row, col = p.id, p.row, p.col
         for q in own:
-            if q.id == p.id or q.stun or not exchange_reach(p, q):
+            if q.id == pid or q.stun:
+                continue
+            if not (far or q.type in SECONDARY or (-1 <= q.row - row <= 1 and -1 <= q.col - col <= 1)):
                 continue
             to = [q.row, q.col, LEVELS[q.level]]
             for art in dict.fromkeys(p.articles):
