@@ -338,39 +338,61 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
         if not doze_enemies and any(q.color != dozer.color for q in known):
             continue
         groups.append((n, len(known)))
-    out = []
-    row0, col0 = divmod(sq, SIZE)
-    for size in range(0, 5):
-        for combo in combinations(groups, size):
-            if sum(c for _, c in combo) > 4:
+    # Each direction once: which of the moving Squares (bit 0 the Dozer's,
+    # bit k the k-th group's) cannot go that way whatever else moves (off
+    # the board, or onto ground that is occupied or barred by a mixed pair,
+    # l. 1914-1917), and which go onto another group's Square, so may only
+    # move if that group moves too.
+    index = {sq: 0}
+    for k, (n, _) in enumerate(groups, 1):
+        index[n] = k
+    free: dict[int, bool] = {}
+    ways = []
+    for dr, dc in _DIRECTIONS:
+        bad = 0
+        needs = []
+        for s, k in index.items():
+            r, c = divmod(s, SIZE)
+            r, c = r + dr, c + dc
+            if not (0 <= r < SIZE and 0 <= c < SIZE):
+                bad |= 1 << k
                 continue
-            squares = (sq,) + tuple(s for s, _ in combo)
-            moving = set(squares)
-            for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
-                ok = True
-                for s in squares:
-                    r, c = divmod(s, SIZE)
-                    r, c = r + dr, c + dc
-                    if not (0 <= r < SIZE and 0 <= c < SIZE):
-                        ok = False
-                        break
-                    d = r * SIZE + c
-                    if d not in moving and (not kn.empty(_slot(d, GROUND)) or mixed_square(kn, d)):
-                        # Occupied ground, or a Square a mixed pair bars (l. 1914-1917).
-                        ok = False
-                        break
-                if ok:
-                    dest = (row0 + dr) * SIZE + (col0 + dc)
-                    out.append(
-                        Candidate(
-                            dozer.id,
-                            (_slot(dest, GROUND),),
-                            PEACEFUL,
-                            doze=tuple(sorted(s for s, _ in combo)),
-                            dozing=True,
-                        )
-                    )
+            d = r * SIZE + c
+            j = index.get(d)
+            if j is not None:
+                if j:
+                    needs.append((1 << k, 1 << j))
+                continue
+            ok = free.get(d)
+            if ok is None:
+                ok = free[d] = kn.empty(_slot(d, GROUND)) and not mixed_square(kn, d)
+            if not ok:
+                bad |= 1 << k
+        if not bad & 1:
+            ways.append(((sq // SIZE + dr) * SIZE + sq % SIZE + dc, bad, needs))
+    out: list[Candidate] = []
+    if not ways:
+        return out
+    for size in range(0, 5):
+        for combo in combinations(range(1, len(groups) + 1), size):
+            if sum(groups[k - 1][1] for k in combo) > 4:
+                continue
+            mask = 1
+            for k in combo:
+                mask |= 1 << k
+            doze: tuple[int, ...] | None = None
+            for dest, bad, needs in ways:
+                if mask & bad:
+                    continue
+                if any(mask & i and not mask & j for i, j in needs):
+                    continue
+                if doze is None:
+                    doze = tuple(sorted(groups[k - 1][0] for k in combo))
+                out.append(Candidate(dozer.id, (_slot(dest, GROUND),), PEACEFUL, doze=doze, dozing=True))
     return out
+
+
+_DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
 #: Whether :func:`all_candidates` reuses a Piece's Moves from an earlier state
