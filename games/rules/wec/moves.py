@@ -34,7 +34,7 @@ from .constants import (
     SUB,
 )
 from .geometry import board_paths, chopper_routes, neighbours, offset
-from .state import Game, Piece
+from .state import Game, Piece, moves_key
 
 #: Pieces whose every movement is non-combat (l. 795-797).
 NON_COMBAT = frozenset(("dozer", "destroyer", "aaa"))
@@ -435,7 +435,8 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]) -> tuple[Any, d
     ``game.mcache`` that are still good, and the entries it made or kept.
 
     An entry is (Piece, Moves, Squares read). It is still good when the Piece
-    is the very same value and none of the Squares it read was touched since
+    is the same as far as Moves go (``moves_key``) and none of the Squares
+    it read was touched since
     (the board primitives note every Square they change, see ``Game.touched``),
     counting the Squares of the Pieces whose visibility to ``color`` changed.
     """
@@ -463,9 +464,14 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]) -> tuple[Any, d
             return e[1]
         if old is not None:
             e = old.get(pid)
-            if e is not None and e[0] is p and isdisjoint(e[2]):
-                made[pid] = e
-                return e[1]
+            if e is not None and isdisjoint(e[2]):
+                if e[0] is p:
+                    made[pid] = e
+                    return e[1]
+                if moves_key(e[0]) == moves_key(p):
+                    # Changed only in what its Moves do not depend on.
+                    made[pid] = (p, e[1], e[2])
+                    return e[1]
         kn = _Reading(game, color, hidden, (p.row - 1) * SIZE + p.col - 1)
         cands = piece_candidates(game, p, kn)
         made[pid] = (p, cands, frozenset(kn.reads))

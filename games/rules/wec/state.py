@@ -86,6 +86,13 @@ class Reinforcement(NamedTuple):
     ready: bool = False
 
 
+def moves_key(p: Piece) -> tuple[Any, ...]:
+    """Everything about a Piece that any Piece's Moves depend on (its
+    Articles, cooldowns and the count of its stun do not): a change to
+    anything else leaves every Move as it was (see ``Game.touched``)."""
+    return (p.type, p.color, p.row, p.col, p.level, p.hand, p.moved, p.stun > 0, p.transport is None)
+
+
 def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
     """The ids of a place with ``pid`` added, kept in id order.
 
@@ -176,7 +183,8 @@ class Game:
         # ``touched``, options). Not part of the game (not compared, not pickled).
         self.mcache: dict[str, tuple[Any, ...]] | None = None
         # The Squares whose contents the board primitives changed on this
-        # object since it was copied (read with ``mcache``).
+        # object since it was copied, as far as Moves can tell (moves_key;
+        # read with ``mcache``).
         self.touched: list[int] = []
 
     # -- copying ---------------------------------------------------------------
@@ -258,9 +266,11 @@ class Game:
         return new
 
     def update(self, pid: int, **changes: Any) -> Piece:
-        new = self.pieces[pid]._replace(**changes)
+        old = self.pieces[pid]
+        new = old._replace(**changes)
         self.pieces[pid] = new
-        self.touched.append(new.sq)
+        if moves_key(new) != moves_key(old):
+            self.touched.append(new.sq)
         return new
 
     def at(self, slot: int) -> list[Piece]:
