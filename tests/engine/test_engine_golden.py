@@ -119,3 +119,76 @@ if "pytest" in sys.modules:
         for n, (a, b) in enumerate(zip(cached, plain, strict=False)):
             assert a == b, f"step {n // 2} differs"
         assert len(cached) == len(plain)
+
+
+def _dozings_reference(game: Any, dozer: Any, kn: Any) -> list[Any]:
+    """Dozing as the engine worked it out before issue 15: every combination
+    of groups, every direction, Square by Square."""
+    from itertools import combinations
+
+    from games.rules.wec.constants import GROUND, SIZE
+    from games.rules.wec.geometry import neighbours
+    from games.rules.wec.moves import PEACEFUL, Candidate, mixed_square
+
+    sq = dozer.sq
+    here = [game.pieces[i] for i in game.board[sq * 3 + GROUND] if i != dozer.id]
+    if not [q for q in here if q.color == dozer.color]:
+        return []
+    groups = []
+    for n in neighbours(sq):
+        known = kn.known(n * 3 + GROUND)
+        if not known or (not game.options["doze_enemies"] and any(q.color != dozer.color for q in known)):
+            continue
+        groups.append((n, len(known)))
+    out = []
+    row0, col0 = divmod(sq, SIZE)
+    for size in range(0, 5):
+        for combo in combinations(groups, size):
+            if sum(c for _, c in combo) > 4:
+                continue
+            squares = (sq,) + tuple(s for s, _ in combo)
+            moving = set(squares)
+            for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
+                ok = True
+                for s in squares:
+                    r, c = divmod(s, SIZE)
+                    r, c = r + dr, c + dc
+                    if not (0 <= r < SIZE and 0 <= c < SIZE):
+                        ok = False
+                        break
+                    d = r * SIZE + c
+                    if d not in moving and (not kn.empty(d * 3 + GROUND) or mixed_square(kn, d)):
+                        ok = False
+                        break
+                if ok:
+                    dest = (row0 + dr) * SIZE + (col0 + dc)
+                    out.append(Candidate(dozer.id, (dest * 3 + GROUND,), PEACEFUL,
+                                         doze=tuple(sorted(s for s, _ in combo)), dozing=True))
+    return out
+
+
+def test_dozing_matches_the_reference_on_crowded_boards() -> None:
+    # Crowded scenarios put Pieces side by side, so Dozers have many groups to
+    # push and many directions blocked by other groups (the bit-mask path).
+    from games.rules.wec import apply, legal_actions
+    from games.rules.wec.exactness import choose, random_options, start_position
+    from games.rules.wec.moves import Knowledge, _dozings
+    from games.rules.wec.visibility import hidden_from
+
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        game, _, _ = start_position(rng, random_options(rng), crowded=True)
+        for _ in range(30):
+            for p in list(game.pieces.values()):
+                if p.type == "dozer" and p.level == 0:
+                    for hidden in (hidden_from(game, p.color), frozenset()):
+                        kn = Knowledge(game, p.color, hidden)
+                        found = _dozings(game, p, kn)
+                        assert found == _dozings_reference(game, p, kn)
+                        checked += len(found) > 1
+            acts = legal_actions(game)
+            if not acts:
+                break
+            game = apply(game, choose(rng, acts))
+    assert checked > 200, checked  # positions with more than one dozing

@@ -370,26 +370,59 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
                 bad |= 1 << k
         if not bad & 1:
             ways.append(((sq // SIZE + dr) * SIZE + sq % SIZE + dc, bad, needs))
-    out: list[Candidate] = []
     if not ways:
-        return out
-    for size in range(0, 5):
-        for combo in combinations(range(1, len(groups) + 1), size):
-            if sum(groups[k - 1][1] for k in combo) > 4:
-                continue
-            mask = 1
-            for k in combo:
-                mask |= 1 << k
-            doze: tuple[int, ...] | None = None
-            for dest, bad, needs in ways:
-                if mask & bad:
+        return []
+    key = (sq, tuple(groups), tuple((dest, bad, tuple(needs)) for dest, bad, needs in ways))
+    found = _DOZINGS.get(key)
+    if found is None:
+        if len(_DOZINGS) >= 4096:
+            _DOZINGS.clear()
+        found = _DOZINGS[key] = _dozing_moves(groups, ways)
+    pid = dozer.id
+    return [Candidate(pid, path, PEACEFUL, doze=doze, dozing=True) for path, doze in found]
+
+
+#: Dozings by local layout (see _dozing_moves): a pure function of its key.
+_DOZINGS: dict[Any, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {}
+
+
+def _dozing_moves(
+    groups: list[tuple[int, int]], ways: list[tuple[int, int, list[tuple[int, int]]]]
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """The (path, dozed Squares) of every dozing, from the groups around the
+    Dozer and, per open direction, its landing Square, the groups that cannot
+    go that way and which group must move for another to."""
+    # Per direction, only the groups that can go that way are combined; the
+    # Moves come out by number of groups, then groups in order, then direction.
+    found = []
+    for w, (dest, bad, needs) in enumerate(ways):
+        allowed = {k for k in range(1, len(groups) + 1) if not bad >> k & 1}
+        # A group that must push one that cannot move cannot move either.
+        pruned = True
+        while pruned:
+            pruned = False
+            for i, j in needs:
+                k, m = i.bit_length() - 1, j.bit_length() - 1
+                if k in allowed and m not in allowed:
+                    allowed.discard(k)
+                    pruned = True
+        if any(i == 1 and (j.bit_length() - 1) not in allowed for i, j in needs):
+            continue
+        for size in range(0, min(4, len(allowed)) + 1):
+            for combo in combinations(sorted(allowed), size):
+                if size > 1 and sum(groups[k - 1][1] for k in combo) > 4:
                     continue
-                if any(mask & i and not mask & j for i, j in needs):
+                if size == 1 and groups[combo[0] - 1][1] > 4:
                     continue
-                if doze is None:
-                    doze = tuple(sorted(groups[k - 1][0] for k in combo))
-                out.append(Candidate(dozer.id, (_slot(dest, GROUND),), PEACEFUL, doze=doze, dozing=True))
-    return out
+                if needs:
+                    mask = 1
+                    for k in combo:
+                        mask |= 1 << k
+                    if any(mask & i and not mask & j for i, j in needs):
+                        continue
+                found.append((size, combo, w, dest))
+    found.sort()
+    return tuple(((_slot(dest, GROUND),), tuple(sorted(groups[k - 1][0] for k in combo))) for _, combo, _, dest in found)
 
 
 _DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
