@@ -65,9 +65,14 @@ def _hidden_from(game: Game, color: str) -> frozenset[int]:
             concealed.append(p)
     if not concealed:
         return frozenset()
-    own = [p for p in game.pieces.values() if p.color == color]
-    sonar = [p for p in own if p.has("torpedo_launcher")]
-    radar = [p for p in own if p.has("anti_stealth")] if opts["stealth_detect_in_range"] else []
+    # Piece.has, inlined (this runs twice for every action).
+    own = [(p, INHERENT[p.type], p.articles) for p in game.pieces.values() if p.color == color]
+    sonar = [p for p, inherent, arts in own if "torpedo_launcher" in inherent or "torpedo_launcher" in arts]
+    radar = (
+        [p for p, inherent, arts in own if "anti_stealth" in inherent or "anti_stealth" in arts]
+        if opts["stealth_detect_in_range"]
+        else []
+    )
     pieces = game.pieces
     locked = (
         {watched for watcher, watched in game.locks if watcher in pieces and pieces[watcher].color == color}
