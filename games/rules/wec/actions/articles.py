@@ -158,6 +158,9 @@ def do_exchange(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -
 def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], out: list[dict[str, Any]]) -> None:
     """Add every legal Pick-up, Drop and Exchange of ``p`` (not stunned) to
     ``out``; ``own`` are its side's Pieces in id order."""
+    if not p.articles and (p.level != GROUND or not game.ground[p.sq]):
+        # Nothing to pick up, drop or give: most Pieces, most of the time.
+        return
     turn = game.turn
     if not turn["pickup"] and p.level == GROUND and game.ground[p.sq] and not restriction_error(game, "P", p.id):
         for art in dict.fromkeys(game.ground[p.sq]):
