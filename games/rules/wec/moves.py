@@ -34,7 +34,7 @@ from .constants import (
     SUB,
 )
 from .geometry import board_paths, chopper_routes, neighbours, offset
-from .state import Game, Piece
+from .state import Game, Piece, moves_key
 
 #: Pieces whose every movement is non-combat (l. 795-797).
 NON_COMBAT = frozenset(("dozer", "destroyer", "aaa"))
@@ -338,39 +338,179 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
         if not doze_enemies and any(q.color != dozer.color for q in known):
             continue
         groups.append((n, len(known)))
-    out = []
-    row0, col0 = divmod(sq, SIZE)
-    for size in range(0, 5):
-        for combo in combinations(groups, size):
-            if sum(c for _, c in combo) > 4:
+    # Each direction once: which of the moving Squares (bit 0 the Dozer's,
+    # bit k the k-th group's) cannot go that way whatever else moves (off
+    # the board, or onto ground that is occupied or barred by a mixed pair,
+    # l. 1914-1917), and which go onto another group's Square, so may only
+    # move if that group moves too.
+    index = {sq: 0}
+    for k, (n, _) in enumerate(groups, 1):
+        index[n] = k
+    free: dict[int, bool] = {}
+    ways = []
+    for dr, dc in _DIRECTIONS:
+        bad = 0
+        needs = []
+        for s, k in index.items():
+            r, c = divmod(s, SIZE)
+            r, c = r + dr, c + dc
+            if not (0 <= r < SIZE and 0 <= c < SIZE):
+                bad |= 1 << k
                 continue
-            squares = (sq,) + tuple(s for s, _ in combo)
-            moving = set(squares)
-            for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
-                ok = True
-                for s in squares:
-                    r, c = divmod(s, SIZE)
-                    r, c = r + dr, c + dc
-                    if not (0 <= r < SIZE and 0 <= c < SIZE):
-                        ok = False
-                        break
-                    d = r * SIZE + c
-                    if d not in moving and (not kn.empty(_slot(d, GROUND)) or mixed_square(kn, d)):
-                        # Occupied ground, or a Square a mixed pair bars (l. 1914-1917).
-                        ok = False
-                        break
-                if ok:
-                    dest = (row0 + dr) * SIZE + (col0 + dc)
-                    out.append(
-                        Candidate(
-                            dozer.id,
-                            (_slot(dest, GROUND),),
-                            PEACEFUL,
-                            doze=tuple(sorted(s for s, _ in combo)),
-                            dozing=True,
-                        )
-                    )
-    return out
+            d = r * SIZE + c
+            j = index.get(d)
+            if j is not None:
+                if j:
+                    needs.append((1 << k, 1 << j))
+                continue
+            ok = free.get(d)
+            if ok is None:
+                ok = free[d] = kn.empty(_slot(d, GROUND)) and not mixed_square(kn, d)
+            if not ok:
+                bad |= 1 << k
+        if not bad & 1:
+            ways.append(((sq // SIZE + dr) * SIZE + sq % SIZE + dc, bad, needs))
+    if not ways:
+        return []
+    key = (sq, tuple(groups), tuple((dest, bad, tuple(needs)) for dest, bad, needs in ways))
+    found = _DOZINGS.get(key)
+    if found is None:
+        if len(_DOZINGS) >= 4096:
+            _DOZINGS.clear()
+        found = _DOZINGS[key] = _dozing_moves(groups, ways)
+    pid = dozer.id
+    return [Candidate(pid, path, PEACEFUL, doze=doze, dozing=True) for path, doze in found]
+
+
+#: Dozings by local layout (see _dozing_moves): a pure function of its key.
+_DOZINGS: dict[Any, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {}
+
+
+def _dozing_moves(
+    groups: list[tuple[int, int]], ways: list[tuple[int, int, list[tuple[int, int]]]]
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """The (path, dozed Squares) of every dozing, from the groups around the
+    Dozer and, per open direction, its landing Square, the groups that cannot
+    go that way and which group must move for another to."""
+    # Per direction, only the groups that can go that way are combined; the
+    # Moves come out by number of groups, then groups in order, then direction.
+    found = []
+    for w, (dest, bad, needs) in enumerate(ways):
+        allowed = {k for k in range(1, len(groups) + 1) if not bad >> k & 1}
+        # A group that must push one that cannot move cannot move either.
+        pruned = True
+        while pruned:
+            pruned = False
+            for i, j in needs:
+                k, m = i.bit_length() - 1, j.bit_length() - 1
+                if k in allowed and m not in allowed:
+                    allowed.discard(k)
+                    pruned = True
+        if any(i == 1 and (j.bit_length() - 1) not in allowed for i, j in needs):
+            continue
+        for size in range(0, min(4, len(allowed)) + 1):
+            for combo in combinations(sorted(allowed), size):
+                if size > 1 and sum(groups[k - 1][1] for k in combo) > 4:
+                    continue
+                if size == 1 and groups[combo[0] - 1][1] > 4:
+                    continue
+                if needs:
+                    mask = 1
+                    for k in combo:
+                        mask |= 1 << k
+                    if any(mask & i and not mask & j for i, j in needs):
+                        continue
+                found.append((size, combo, w, dest))
+    found.sort()
+    return tuple(((_slot(dest, GROUND),), tuple(sorted(groups[k - 1][0] for k in combo))) for _, combo, _, dest in found)
+
+
+_DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+#: Whether :func:`all_candidates` reuses a Piece's Moves from an earlier state
+#: while nothing they were worked out from has changed. Off, every Move is
+#: worked out afresh: the plain path the differential test compares with.
+CACHE_MOVES = True
+
+
+class _Reading(Knowledge):
+    """Knowledge that notes every Square it was asked about: with the Piece's
+    own Square (its passenger, its ground), these are all the Squares a
+    Piece's Moves depend on (``can_land`` and ``mixed_square`` only look
+    further at the Square of a place already asked about)."""
+
+    __slots__ = ("reads",)
+
+    def __init__(self, game: Game, color: str, hidden: frozenset[int], sq: int) -> None:
+        self.game = game
+        self.color = color
+        self.hidden = hidden
+        self.reads = {sq}
+
+    def known(self, slot: int) -> list[Piece]:
+        self.reads.add(slot // 3)
+        pieces = self.game.pieces
+        hidden = self.hidden
+        return [pieces[i] for i in self.game.board[slot] if i not in hidden]
+
+    def empty(self, slot: int) -> bool:
+        self.reads.add(slot // 3)
+        ids = self.game.board[slot]
+        if not ids:
+            return True
+        hidden = self.hidden
+        return all(i in hidden for i in ids)
+
+
+def _move_source(game: Game, color: str, hidden: frozenset[int]) -> tuple[Any, dict[int, Any]]:
+    """A function giving a Piece's candidate Moves, reusing the entries of
+    ``game.mcache`` that are still good, and the entries it made or kept.
+
+    An entry is (Piece, Moves, Squares read). It is still good when the Piece
+    is the same as far as Moves go (``moves_key``) and none of the Squares
+    it read was touched since
+    (the board primitives note every Square they change, see ``Game.touched``),
+    counting the Squares of the Pieces whose visibility to ``color`` changed.
+    """
+    caches = game.mcache
+    base = caches.get(color) if caches is not None else None
+    old: dict[int, Any] | None = None
+    touched: set[int] = set()
+    if base is not None and base[4] is game.options:
+        old, old_hidden, ts, idx, _ = base
+        touched.update(ts)
+        touched.update(game.touched[idx:])
+        if old_hidden is not hidden and old_hidden != hidden:
+            pieces = game.pieces
+            for pid in old_hidden ^ hidden:
+                q = pieces.get(pid)
+                if q is not None:
+                    touched.add((q.row - 1) * SIZE + q.col - 1)
+    made: dict[int, Any] = {}
+    isdisjoint = touched.isdisjoint
+
+    def moves_of(p: Piece) -> list[Candidate]:
+        pid = p.id
+        e = made.get(pid)
+        if e is not None and e[0] is p:
+            return e[1]
+        if old is not None:
+            e = old.get(pid)
+            if e is not None and isdisjoint(e[2]):
+                if e[0] is p:
+                    made[pid] = e
+                    return e[1]
+                if moves_key(e[0]) == moves_key(p):
+                    # Changed only in what its Moves do not depend on.
+                    made[pid] = (p, e[1], e[2])
+                    return e[1]
+        kn = _Reading(game, color, hidden, (p.row - 1) * SIZE + p.col - 1)
+        cands = piece_candidates(game, p, kn)
+        made[pid] = (p, cands, frozenset(kn.reads))
+        return cands
+
+    return moves_of, made
 
 
 def all_candidates(
@@ -382,21 +522,35 @@ def all_candidates(
     side has an airborne Chopper that can land, only such Choppers may Move
     (docs/rulings.md, "Chopper must land").
     """
-    kn = Knowledge(game, color, hidden)
+    made: dict[int, Any] | None = None
+    if CACHE_MOVES:
+        moves_of, made = _move_source(game, color, hidden)
+    else:
+        kn = Knowledge(game, color, hidden)
+
+        def moves_of(p: Piece) -> list[Candidate]:
+            return piece_candidates(game, p, kn)
+
     result = {}
     pieces = only if only is not None else [p for p in game.pieces.values() if p.color == color]
     for p in pieces:
-        cands = piece_candidates(game, p, kn)
+        cands = moves_of(p)
         if cands:
-            result[p.id] = cands
+            result[p.id] = list(cands)
     airborne = [
         p for p in game.pieces.values()
         if p.color == color and p.type == "chopper" and p.level == AIR
     ]
     if airborne:
-        forced = {p.id for p in airborne if p.id in result or piece_candidates(game, p, kn)}
+        forced = {p.id for p in airborne if p.id in result or moves_of(p)}
         if forced:
             result = {pid: c for pid, c in result.items() if pid in forced}
+    if made is not None and only is None:
+        # Every Piece of the side was worked out or checked: keep the entries
+        # for the states that follow this one.
+        caches = dict(game.mcache) if game.mcache is not None else {}
+        caches[color] = (made, hidden, frozenset(), len(game.touched), game.options)
+        game.mcache = caches
     return result
 
 

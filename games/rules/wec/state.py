@@ -86,6 +86,13 @@ class Reinforcement(NamedTuple):
     ready: bool = False
 
 
+def moves_key(p: Piece) -> tuple[Any, ...]:
+    """Everything about a Piece that any Piece's Moves depend on (its
+    Articles, cooldowns and the count of its stun do not): a change to
+    anything else leaves every Move as it was (see ``Game.touched``)."""
+    return (p.type, p.color, p.row, p.col, p.level, p.hand, p.moved, p.stun > 0, p.transport is None)
+
+
 def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
     """The ids of a place with ``pid`` added, kept in id order.
 
@@ -131,6 +138,8 @@ class Game:
         "next_id",
         "log",
         "turn_log",
+        "mcache",
+        "touched",
     )
 
     def __init__(self, options: dict[str, Any]) -> None:
@@ -168,6 +177,15 @@ class Game:
         self.log: tuple[dict[str, Any], ...] = ()
         # The Turn in progress, same shape.
         self.turn_log: tuple[dict[str, Any], ...] = ()
+        # Per colour, the Moves of each Piece as last worked out, for
+        # moves.all_candidates to reuse while nothing they read has changed:
+        # colour -> (entries, hidden set, Squares touched since, index into
+        # ``touched``, options). Not part of the game (not compared, not pickled).
+        self.mcache: dict[str, tuple[Any, ...]] | None = None
+        # The Squares whose contents the board primitives changed on this
+        # object since it was copied, as far as Moves can tell (moves_key;
+        # read with ``mcache``).
+        self.touched: list[int] = []
 
     # -- copying ---------------------------------------------------------------
     def copy(self) -> Game:
@@ -190,7 +208,28 @@ class Game:
         g.next_id = self.next_id
         g.log = self.log
         g.turn_log = self.turn_log
+        mc = self.mcache
+        if mc is not None:
+            # The copy inherits the Move cache with every Square this object
+            # changed since each colour's entries were made.
+            touched = self.touched
+            mc = {
+                c: (e, h, ts.union(touched[i:]) if len(touched) > i else ts, 0, o)
+                for c, (e, h, ts, i, o) in mc.items()
+            }
+        g.mcache = mc
+        g.touched = []
         return g
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # The Move cache is derived data: left out of pickles.
+        return None, {k: getattr(self, k) for k in Game.__slots__ if k not in ("mcache", "touched")}
+
+    def __setstate__(self, state: tuple[Any, dict[str, Any]]) -> None:
+        for k, v in state[1].items():
+            setattr(self, k, v)
+        self.mcache = None
+        self.touched = []
 
     # -- board primitives (mutate; only call on a fresh copy) -------------------
     def add(self, piece: Piece) -> Piece:
@@ -198,29 +237,40 @@ class Game:
             piece = piece._replace(id=self.next_id)
         self.next_id = max(self.next_id, piece.id + 1)
         self.pieces[piece.id] = piece
-        self.board[piece.slot] = _joined(self.board[piece.slot], piece.id)
+        slot = piece.slot
+        self.board[slot] = _joined(self.board[slot], piece.id)
+        self.touched.append(slot // 3)
         return piece
 
     def remove(self, pid: int) -> Piece:
         piece = self.pieces.pop(pid)
-        self.board[piece.slot] = tuple(i for i in self.board[piece.slot] if i != pid)
+        slot = piece.slot
+        self.board[slot] = tuple(i for i in self.board[slot] if i != pid)
+        self.touched.append(slot // 3)
         return piece
 
     def place(self, pid: int, row: int, col: int, level: int, **changes: Any) -> Piece:
         """Move piece ``pid`` to a new place (and apply field ``changes``)."""
         old = self.pieces[pid]
-        self.board[old.slot] = tuple(i for i in self.board[old.slot] if i != pid)
+        old_slot = old.slot
+        self.board[old_slot] = tuple(i for i in self.board[old_slot] if i != pid)
         if (row, col) != (old.row, old.col) and old.type in PAWNS:
             # Leaving its starting Square, by any means, ends a Pawn's double step.
             changes.setdefault("moved", True)
         new = old._replace(row=row, col=col, level=level, **changes)
         self.pieces[pid] = new
-        self.board[new.slot] = _joined(self.board[new.slot], pid)
+        new_slot = new.slot
+        self.board[new_slot] = _joined(self.board[new_slot], pid)
+        self.touched.append(old_slot // 3)
+        self.touched.append(new_slot // 3)
         return new
 
     def update(self, pid: int, **changes: Any) -> Piece:
-        new = self.pieces[pid]._replace(**changes)
+        old = self.pieces[pid]
+        new = old._replace(**changes)
         self.pieces[pid] = new
+        if moves_key(new) != moves_key(old):
+            self.touched.append(new.sq)
         return new
 
     def at(self, slot: int) -> list[Piece]:

@@ -44,6 +44,10 @@ def hidden_from(game: Game, color: str) -> frozenset[int]:
     return _hidden_from(game, color)
 
 
+#: Piece types with Stealth of their own.
+_STEALTHY = frozenset(t for t, abilities in INHERENT.items() if "stealth" in abilities)
+
+
 def _hidden_from(game: Game, color: str) -> frozenset[int]:
     opts = game.options
     stealth_on = opts["stealth_invisibility"]
@@ -55,29 +59,36 @@ def _hidden_from(game: Game, color: str) -> frozenset[int]:
             continue
         if (p.level == SUB and sub_on) or (
             stealth_on
-            and ("stealth" in p.articles or "stealth" in INHERENT[p.type])
+            and (p.type in _STEALTHY or "stealth" in p.articles)
             and (kings_too or p.type not in PRIMARY)
         ):
             concealed.append(p)
     if not concealed:
         return frozenset()
-    own = [p for p in game.pieces.values() if p.color == color]
-    sonar = [p for p in own if p.has("torpedo_launcher")]
-    radar = [p for p in own if p.has("anti_stealth")] if opts["stealth_detect_in_range"] else []
+    # Piece.has, inlined (this runs twice for every action).
+    own = [(p, INHERENT[p.type], p.articles) for p in game.pieces.values() if p.color == color]
+    sonar = [p for p, inherent, arts in own if "torpedo_launcher" in inherent or "torpedo_launcher" in arts]
+    radar = (
+        [p for p, inherent, arts in own if "anti_stealth" in inherent or "anti_stealth" in arts]
+        if opts["stealth_detect_in_range"]
+        else []
+    )
+    pieces = game.pieces
     locked = (
-        {watched for watcher, watched in game.locks if watcher in game.pieces and game.pieces[watcher].color == color}
-        if opts["stealth_lock_on"]
+        {watched for watcher, watched in game.locks if watcher in pieces and pieces[watcher].color == color}
+        if opts["stealth_lock_on"] and game.locks
         else set()
     )
-    revealed = {pid for pid, slot in game.revealed if pid in game.pieces and game.pieces[pid].slot == slot}
+    # A sighting holds while the Piece stays where it was seen.
+    sighted = set(game.revealed)
     s_range = opts["stealth_detection_range"]
     u_range = opts["submersion_detection_range"]
     hidden = set()
     for p in concealed:
-        if p.id in revealed:
+        if sighted and (p.id, p.slot) in sighted:
             continue
         stealth = is_stealthed(game, p)
-        submerged = p.level == SUB and opts["submersion_invisibility"]
+        submerged = p.level == SUB and sub_on
         stealth_seen = p.id in locked or any(_near(d, p, s_range) for d in radar)
         sub_seen = any(_near(d, p, u_range) for d in sonar)
         if stealth and submerged:

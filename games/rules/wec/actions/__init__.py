@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import LEVELS
+from ..constants import LEVELS, SIZE
 from ..state import Game
 from ..visibility import hidden_from, update_markers
 from .articles import article_actions, do_drop, do_exchange, do_pickup
-from .common import ACTION_TYPES, IllegalAction
+from .common import ACTION_TYPES, PLACES, IllegalAction
 from .effects import prune_locks, prune_revealed, settle_stranded
 from .fire import do_fire, fire_actions
 from .move import apply_move, move_action, own_candidates
@@ -117,9 +117,18 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
         return [{"type": "end_turn"}]
     out: list[dict[str, Any]] = []
     cands = {} if game.turn["moved"] else own_candidates(game)
+    pieces = game.pieces
     for pid in sorted(cands):
+        # move_action, inlined: this loop makes most of the actions listed.
+        p = pieces[pid]
+        row, col, level = p.row, p.col, LEVELS[p.level]
         for c in cands[pid]:
-            out.append(move_action(game, c))
+            a = {"type": "move", "piece": pid, "from": [row, col, level], "to": list(PLACES[c.path[-1]])}
+            if c.carry is not None:
+                a["carry"] = True
+            if c.dozing:
+                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c.doze]
+            out.append(a)
     out.extend(other_actions(game, hidden_from(game, game.to_move)))
     if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})

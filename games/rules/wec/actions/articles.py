@@ -158,6 +158,9 @@ def do_exchange(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -
 def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], out: list[dict[str, Any]]) -> None:
     """Add every legal Pick-up, Drop and Exchange of ``p`` (not stunned) to
     ``out``; ``own`` are its side's Pieces in id order."""
+    if not p.articles and (p.level != GROUND or not game.ground[p.sq]):
+        # Nothing to pick up, drop or give: most Pieces, most of the time.
+        return
     turn = game.turn
     if not turn["pickup"] and p.level == GROUND and game.ground[p.sq] and not restriction_error(game, "P", p.id):
         for art in dict.fromkeys(game.ground[p.sq]):
@@ -172,8 +175,13 @@ def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], ou
             if not locked_article(p, art) and len(rest) <= capacity(p.type, rest):
                 out.append({"type": "drop", "from": where, "piece": p.id, "article": art})
     if not turn["exchange"] and p.articles and not restriction_error(game, "X", p.id):
+        # exchange_reach, inlined: the secondary government Piece reaches any distance.
+        far = p.type in SECONDARY
+        pid, row, col = p.id, p.row, p.col
         for q in own:
-            if q.id == p.id or q.stun or not exchange_reach(p, q):
+            if q.id == pid or q.stun:
+                continue
+            if not (far or q.type in SECONDARY or (-1 <= q.row - row <= 1 and -1 <= q.col - col <= 1)):
                 continue
             to = [q.row, q.col, LEVELS[q.level]]
             for art in dict.fromkeys(p.articles):

@@ -62,8 +62,11 @@ def read_place(value: Any, what: str) -> tuple[int, int, int]:
 
 def place_json(slot: int) -> list[Any]:
     """The ``[row, col, level]`` of a board slot."""
-    sq, lv = divmod(slot, 3)
-    return [sq // SIZE + 1, sq % SIZE + 1, LEVELS[lv]]
+    return list(PLACES[slot])
+
+
+#: slot -> (row, col, level name), for :func:`place_json`.
+PLACES = tuple((sq // SIZE + 1, sq % SIZE + 1, LEVELS[lv]) for sq in range(SIZE * SIZE) for lv in range(3))
 
 
 def read_square(value: Any, what: str) -> tuple[int, int]:

@@ -66,11 +66,21 @@ RATE = {
 
 def strength(p: Piece, weapon: str) -> int:
     """How many abilities fire together when ``p`` fires ``weapon``."""
-    if weapon == JET_ROCKET:
-        return (1 + p.articles.count("rocket_launcher")) if JET_ROCKET in p.abilities() else 0
-    if weapon in TRANSPORT_LEVEL:
-        return 1 if weapon in p.articles else 0
-    return p.abilities().count(weapon)
+    key = (p.type, p.articles, weapon)
+    s = _STRENGTH.get(key)
+    if s is None:
+        if weapon == JET_ROCKET:
+            s = (1 + p.articles.count("rocket_launcher")) if JET_ROCKET in p.abilities() else 0
+        elif weapon in TRANSPORT_LEVEL:
+            s = 1 if weapon in p.articles else 0
+        else:
+            s = p.abilities().count(weapon)
+        _STRENGTH[key] = s
+    return s
+
+
+# (type, Articles, weapon) -> strength: a handful of keys in any game.
+_STRENGTH: dict[tuple[str, tuple[str, ...], str], int] = {}
 
 
 def cooldown_key(weapon: str) -> str:
@@ -311,51 +321,66 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
             out.extend(_fire_aims(game, p, weapon, where, hidden))
 
 
-def _weapons(p: Piece) -> list[str]:
-    abilities = p.abilities()
-    out = [w for w in FIRE_WEAPONS if w in abilities and w != JET_ROCKET and w not in TRANSPORT_LEVEL]
-    if JET_ROCKET in abilities:
-        out.append(JET_ROCKET)
-    if p.transport is None:
-        out.extend(w for w in ("bike", "jump_pack", "scuba") if w in p.articles)
-    return out
+def _weapons(p: Piece) -> tuple[str, ...]:
+    key = (p.type, p.articles, p.transport is None)
+    found = _WEAPONS.get(key)
+    if found is None:
+        abilities = p.abilities()
+        out = [w for w in FIRE_WEAPONS if w in abilities and w != JET_ROCKET and w not in TRANSPORT_LEVEL]
+        if JET_ROCKET in abilities:
+            out.append(JET_ROCKET)
+        if p.transport is None:
+            out.extend(w for w in ("bike", "jump_pack", "scuba") if w in p.articles)
+        found = _WEAPONS[key] = tuple(out)
+    return found
+
+
+# (type, Articles, not in Transport) -> the weapons it may fire.
+_WEAPONS: dict[tuple[str, tuple[str, ...], bool], tuple[str, ...]] = {}
 
 
 def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int]) -> list[dict[str, Any]]:
-    base = {"type": "fire", "from": where, "piece": p.id, "weapon": weapon}
+    # Each aim is a new dict with the keys in the order type, from, piece,
+    # weapon, then the aim (the order every caller has always seen).
+    pid = p.id
     out = []
     if weapon in TRANSPORT_LEVEL:
         lv = TRANSPORT_LEVEL[weapon]
         levels = [GROUND] if game.options["transport_ground_to_ground_only"] or lv == GROUND else [GROUND, lv]
         if weapon != "bike" and p.level not in (GROUND, lv):
             return []
+        names = [LEVELS[level] for level in levels]
         for r in range(1, SIZE + 1):
             for c in range(1, SIZE + 1):
-                for level in levels:
+                for level, name in zip(levels, names):
                     if (r, c) == (p.row, p.col) and (weapon == "bike" or level == p.level):
                         continue
                     straight = r == p.row or c == p.col or abs(r - p.row) == abs(c - p.col)
                     for path in ("beeline",) if straight else PATHS:
-                        out.append(dict(base, to=[r, c, LEVELS[level]], path=path))
+                        out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
+                                    "to": [r, c, name], "path": path})
         return out
     if weapon == JET_ROCKET or (weapon in ("sam_launcher", "torpedo_launcher")):
         level = GROUND if weapon == JET_ROCKET else PROJECTILES[weapon][1]
+        name = LEVELS[level]
         reach = game.options["jet_rocket_range"] if weapon == JET_ROCKET else game.options["homing_range"]
+        board = game.board
+        pieces = game.pieces
+        color = p.color
+        any_colour = weapon == JET_ROCKET
         for r in range(max(1, p.row - reach), min(SIZE, p.row + reach) + 1):
+            row_base = (r - 1) * SIZE - 1
             for c in range(max(1, p.col - reach), min(SIZE, p.col + reach) + 1):
-                slot = slot_of(r, c, level)
-                for i in game.board[slot]:
-                    q = game.pieces[i]
-                    if i in hidden or i == p.id or (weapon != JET_ROCKET and q.color == p.color):
+                for i in board[(row_base + c) * 3 + level]:
+                    if i in hidden or i == pid or (not any_colour and pieces[i].color == color):
                         continue
-                    out.append(dict(base, target=[r, c, LEVELS[level]]))
+                    out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
+                                "target": [r, c, name]})
                     break
         if weapon == JET_ROCKET:
             return out
-    for d in _AIMS[(p.row, p.col)]:
-        aim = dict(base)
-        aim["direction"] = [d[0], d[1]]
-        out.append(aim)
+    for d0, d1 in _AIMS[(p.row, p.col)]:
+        out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]})
     return out
 
 

@@ -30,10 +30,16 @@ def track_reinforcements(game: Game) -> None:
     changed = False
     out = []
     armed_now = game.turn.get("armed", ())
+    board = game.board
+    pieces = game.pieces
     for r in game.reinforcements:
+        if r.ready and r.armed:
+            # Nothing more can change for it.
+            out.append(r)
+            continue
         base = slot_of(r.row, r.col, 0)
-        ids = game.board[base]
-        if not r.armed and any(game.pieces[i].color == r.color for i in ids):
+        ids = board[base]
+        if not r.armed and ids and any(pieces[i].color == r.color for i in ids):
             r = r._replace(armed=True)
             where = [r.row, r.col]
             if where not in armed_now:
