@@ -133,10 +133,11 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
     mine = all_candidates(g, me, frozenset())
     theirs = all_candidates(g, enemy, frozenset())
     enemy_attacks = attack_map(g, enemy, theirs)
+    _move_then_fire(g, enemy, theirs, enemy_attacks)
     my_attacks = attack_map(g, me, mine)
     defended = {c.dest for cs in mine.values() for c in cs if c.kind != PEACEFUL}
     threat = threat_penalty(g, me, enemy_attacks, defended)
-    score -= (0.5 if my_turn else 1.0) * threat
+    score -= (0.8 if my_turn else 1.0) * threat
     best = check = 0.0
     for slot, hits in my_attacks.items():
         for i in g.board[slot]:
@@ -183,6 +184,51 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
     return score
 
 
+DIRECTIONS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def _move_then_fire(g: Game, color: str, cands: dict[int, list[Any]],
+                    out: dict[int, list[tuple[str, int, float]]]) -> None:
+    """Add to ``out`` what ``color``'s Flamers, Stunners and Conversions could
+    hit after their carrier's Move (a Turn may Move a Piece and then Fire it,
+    the easy AI's favourite blow): the static map only aims from where the
+    Pieces stand."""
+    from .constants import SIZE  # noqa: PLC0415
+
+    opts = g.options
+    board = g.board
+    for pid, moves in cands.items():
+        p = g.pieces[pid]
+        if p.stun:
+            continue
+        abilities = p.abilities()
+        weapons = [(w, abilities.count(w)) for w in ("flamer", "stunner", "conversion") if w in abilities]
+        if not weapons:
+            continue
+        av = ai.type_value(p.type)
+        done: set[tuple[int, str]] = set()
+        for c in moves:
+            if c.dozing:
+                continue
+            sq, lv = divmod(c.dest, 3)
+            row, col = divmod(sq, SIZE)
+            for weapon, st in weapons:
+                reach = opts["flamer_range"] if weapon == "flamer" else (
+                    opts["stunner_range"] if weapon == "stunner" else 1)
+                for dr, dc in DIRECTIONS8:
+                    r, cc = row + dr, col + dc
+                    for _ in range(reach):
+                        if not (0 <= r < SIZE and 0 <= cc < SIZE):
+                            break
+                        sl = (r * SIZE + cc) * 3 + lv
+                        if (sl, weapon) not in done:
+                            done.add((sl, weapon))
+                            out.setdefault(sl, []).append((weapon, st, av))
+                        if weapon == "stunner" and board[sl]:
+                            break
+                        r, cc = r + dr, cc + dc
+
+
 # --- candidate Turns -------------------------------------------------------------------
 
 def _legal(g: Game) -> list[dict[str, Any]]:
@@ -215,9 +261,16 @@ def _extra_actions(g: Game, me: str, rng: random.Random, cap: int, fires_only: b
                     transports.append(a)
             elif fire_may_hit(g, a, hot):
                 fires.append(a)
-        elif kind in ("pickup", "drop", "exchange", "reinforce"):
+        elif kind == "drop":
+            q = g.pieces.get(a.get("piece", -1))
+            if q is not None and any(x != a["article"] for x in g.ground[q.sq]):
+                fires.append(a)  # room for a better Article where it stands: always tried
+            else:
+                others.append(a)
+        elif kind in ("pickup", "exchange", "reinforce"):
             others.append(a)
     if fires_only:
+        fires = [a for a in fires if a["type"] == "fire"]
         return fires[:cap]
     if len(transports) > 4:
         transports = rng.sample(transports, 4)
@@ -258,7 +311,7 @@ def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budge
         scorer.attacks = attack_map(g, scorer.enemy)
         scorer.defended = frozenset()
         base, base_own, base_enemy = scorer.static(project(g, always=True))
-        best: tuple[float, dict[str, Any], Game] | None = None
+        best: tuple[float, list[dict[str, Any]], Game] | None = None
         for a in _extra_actions(g, me, rng, cap, fires_only):
             try:
                 h = apply(g, a)
@@ -266,12 +319,24 @@ def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budge
                 continue
             budget.spend()
             kind = a["type"]
+            steps = [a]
+            if kind == "drop":
+                if any(t["type"] == "pickup" for t in taken):
+                    continue  # no dropping what this Turn picked up
+                # A Drop that makes room: the same Piece picks up a better
+                # Article lying where it stands.
+                swap = _swap_pickup(h, a, scorer)
+                if swap is None:
+                    continue
+                h = apply(h, swap)
+                budget.spend()
+                steps.append(swap)
             # No Pick-up bonus for Drops and Exchanges: a dropped Article would
             # otherwise look like one about to be picked up again.
             score, own, their = scorer.static(project(h, always=True),
                                               pickup_bonus=kind not in ("drop", "exchange"))
             if score >= WIN / 2:
-                best = (score, a, h)  # it wins the game
+                best = (score, steps, h)  # it wins the game
                 break
             if score <= -WIN / 2:
                 continue
@@ -284,15 +349,37 @@ def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budge
                 if kind == "exchange" and arming <= 0:
                     continue  # an Exchange must arm a Piece better
                 gain += arming
-                if kind == "drop" and any(t["type"] == "pickup" for t in taken):
-                    continue  # no dropping what this Turn picked up
             if gain > CLEAR_GAIN and (best is None or gain > best[0]):
-                best = (gain, a, h)
+                best = (gain, steps, h)
         if best is None:
             break
-        taken.append(best[1])
+        taken.extend(best[1])
         g = best[2]
     return g, taken
+
+
+def _swap_pickup(h: Game, drop: dict[str, Any], scorer: Scorer) -> dict[str, Any] | None:
+    """After ``drop``, the Pick-up by the same Piece of a more valuable Article
+    lying on its Square, if any."""
+    from .ai import ART_DEFAULT, ARTICLE_VALUES  # noqa: PLC0415
+
+    p = h.pieces.get(drop["piece"])
+    if p is None or h.turn["pickup"]:
+        return None
+    dropped = drop["article"]
+    worth = ARTICLE_VALUES.get(dropped, ART_DEFAULT)
+    best, best_v = None, worth + 0.15
+    for art in dict.fromkeys(h.ground[p.sq]):
+        if art == dropped:
+            continue
+        v = ARTICLE_VALUES.get(art, ART_DEFAULT)
+        if art in WEAPON_ARTICLES and p.type not in ai.PAWNS:
+            v += 0.3
+        if v > best_v:
+            best, best_v = art, v
+    if best is None:
+        return None
+    return {"type": "pickup", "from": list(drop["from"]), "piece": p.id, "article": best}
 
 
 def _arming(g: Game, me: str) -> float:
