@@ -328,7 +328,10 @@ def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budge
                 swap = _swap_pickup(h, a, scorer)
                 if swap is None:
                     continue
-                h = apply(h, swap)
+                try:
+                    h = apply(h, swap)
+                except IllegalAction:
+                    continue
                 budget.spend()
                 steps.append(swap)
             # No Pick-up bonus for Drops and Exchanges: a dropped Article would
@@ -364,7 +367,7 @@ def _swap_pickup(h: Game, drop: dict[str, Any], scorer: Scorer) -> dict[str, Any
     from .ai import ART_DEFAULT, ARTICLE_VALUES  # noqa: PLC0415
 
     p = h.pieces.get(drop["piece"])
-    if p is None or h.turn["pickup"]:
+    if p is None or h.turn["pickup"] or p.level != 0:
         return None
     dropped = drop["article"]
     worth = ARTICLE_VALUES.get(dropped, ART_DEFAULT)
@@ -423,6 +426,8 @@ def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: 
     # one easy choice costs): a ranking cut short would leave only the Moves
     # that happen to be listed first.
     for a in sample_dozings(moves, rng):
+        if budget.out():
+            break  # the wall-time limit only (no node limit while building)
         try:
             h = apply(b, a)
         except IllegalAction:
