@@ -235,6 +235,8 @@ def twins(pairs: int, seed: int, level: str, nodes: int) -> None:
                                                                                max_nodes=nodes):
             differ += 1
         compared += 1
+        if compared % 50 == 0:
+            print(f"  {compared} pairs, {differ} differing", flush=True)
     print(f"fairness ({level}, {nodes} nodes): {differ} differing choices over {compared} twin-world pairs; "
           f"{time.perf_counter() - start:.0f} s")
 
