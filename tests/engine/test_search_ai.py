@@ -211,3 +211,44 @@ def test_hard_moves_the_king_out_of_a_tank_flamer():
     g2, _ = play_turn(g, "hard", 0, nodes=600)
     king = next(p for p in g2.pieces.values() if p.type == "king" and p.color == "black")
     assert not (king.col == 5 and king.row in (3, 4)) and not (abs(king.row - 5) == abs(king.col - 5) <= 2)
+
+
+def test_hard_drops_an_article_to_pick_up_a_better_one():
+    # A Tank carries a Scuba (one Article only) and stands on a Flamer: the
+    # Drop makes room, the Pick-up arms it.
+    g = make([
+        P("king", "black", 1, 1),
+        P("tank", "black", 4, 4, articles=["scuba"], hand="right"),
+        P("king", "white", 10, 10),
+    ], articles=[{"type": "flamer", "row": 4, "col": 4}])
+    plan = choose_turn(g, "hard", 0, budget_s=0, max_nodes=600)
+    kinds = [(a["type"], a.get("article")) for a in plan]
+    assert ("drop", "scuba") in kinds and ("pickup", "flamer") in kinds, plan
+    assert kinds.index(("drop", "scuba")) + 1 == kinds.index(("pickup", "flamer"))
+    g2, _ = play_turn(g, "hard", 0, nodes=600)
+    tank = next(p for p in g2.pieces.values() if p.type == "tank")
+    assert tank.articles == ("flamer",)
+
+
+def test_evaluation_sees_a_move_then_a_fire():
+    # A white Flamer Pawn with Flamer range 1 reaches only its neighbours from
+    # where it stands; after a Move it reaches Squares two steps away, and the
+    # threat map of the evaluation counts those.
+    from games.rules.wec.moves import all_candidates
+    from games.rules.wec.search import _move_then_fire
+
+    g = make([
+        P("king", "black", 1, 1),
+        P("flamer_pawn", "white", 5, 5),
+        P("king", "white", 10, 1),
+    ], options={"flamer_range": 1})
+    cands = all_candidates(g, "white", frozenset())
+    pawn = next(p for p in g.pieces.values() if p.type == "flamer_pawn")
+    assert cands.get(pawn.id)
+    out: dict = {}
+    _move_then_fire(g, "white", {pawn.id: cands[pawn.id]}, out)
+    far = {sl for sl, hits in out.items() if any(h[0] == "flamer" for h in hits)
+           and max(abs(sl // 3 // 10 + 1 - 5), abs(sl // 3 % 10 + 1 - 5)) == 2}
+    assert far
+    king = next(p for p in g.pieces.values() if p.type == "king" and p.color == "black")
+    assert king.slot not in out

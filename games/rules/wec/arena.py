@@ -235,6 +235,8 @@ def twins(pairs: int, seed: int, level: str, nodes: int) -> None:
                                                                                max_nodes=nodes):
             differ += 1
         compared += 1
+        if compared % 50 == 0:
+            print(f"  {compared} pairs, {differ} differing", flush=True)
     print(f"fairness ({level}, {nodes} nodes): {differ} differing choices over {compared} twin-world pairs; "
           f"{time.perf_counter() - start:.0f} s")
 
@@ -249,6 +251,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--budget", type=float, default=None, help="think-time limit per Turn, seconds (default: the level's)")
     ap.add_argument("--progress", action="store_true", help="print the summary after every game")
     ap.add_argument("--twins", type=int, default=0, help="run the twin-world fairness check on N pairs instead")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once (worker processes)")
     ap.add_argument("--nodes", type=int, default=None,
                     help="node budget per search (machine-independent; with --budget 0 the only limit)")
     args = ap.parse_args(argv)
@@ -263,11 +266,18 @@ def main(argv: list[str] | None = None) -> None:
     used_games: dict[str, dict[str, int]] = {"a": {}, "b": {}}
     used_total: dict[str, dict[str, int]] = {"a": {}, "b": {}}
     start = time.perf_counter()
-    for i in range(args.games):
+    jobs = [(i, args.a, args.b, args.seed, args.turns, args.budget, args.nodes) for i in range(args.games)]
+    if args.jobs > 1:
+        import multiprocessing  # noqa: PLC0415
+
+        pool = multiprocessing.Pool(args.jobs)
+        results = pool.imap(_one_game, jobs)
+    else:
+        pool = None
+        results = map(_one_game, jobs)
+    for i, (result, g, secs, used) in enumerate(results):
         a_color = "black" if i % 2 == 0 else "white"
         b_color = "white" if a_color == "black" else "black"
-        black, white = (args.a, args.b) if a_color == "black" else (args.b, args.a)
-        result, g, secs, used = play_game(black, white, args.seed * 100_003 + i, args.turns, args.budget)
         if result is None:
             capped += 1
             # At the cap: material decides (the primaries left out), else a draw.
@@ -296,6 +306,30 @@ def main(argv: list[str] | None = None) -> None:
         print(f"game {i + 1}: {args.a} as {a_color}: {tag} ({reason}) after {g.turn_number - 1} Turns", flush=True)
         if args.progress or i + 1 == args.games:
             _summary(args, i + 1, wins, draws, losses, capped, points, reasons, think, used_games, used_total, start)
+    if pool is not None:
+        pool.close()
+        pool.join()
+
+def _one_game(job: tuple[int, str, str, int, int, float | None, int | None]
+              ) -> tuple[dict[str, Any] | None, Game, dict[str, list[float]], dict[str, dict[str, int]]]:
+    """Game ``i`` of a run (a worker's unit with ``--jobs``)."""
+    i, a, b, seed, turns, budget, nodes = job
+    NODES["nodes"] = nodes
+    black, white = (a, b) if i % 2 == 0 else (b, a)
+    return play_game(black, white, seed * 100_003 + i, turns, budget)
+
+
+def _cpu_and_memory() -> str:
+    """CPU seconds used (this process and finished workers) and the peak
+    resident memory of one process (the largest worker, or this one)."""
+    import resource  # noqa: PLC0415
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    peak_mb = max(me.ru_maxrss, kids.ru_maxrss) / 1024  # Linux: kilobytes
+    return f"CPU {cpu:.0f} s; peak memory per process {peak_mb:.0f} MB"
+
 
 def _summary(args: argparse.Namespace, played: int, wins: int, draws: int, losses: int, capped: int, points: float,
              reasons: dict[str, int], think: dict[str, list[float]], used_games: dict[str, dict[str, int]],
@@ -307,6 +341,7 @@ def _summary(args: argparse.Namespace, played: int, wins: int, draws: int, losse
           f"nodes {args.nodes}, cap {args.turns} Turns")
     print(f"W/D/L {wins}/{draws}/{losses}; points {points:g}/{n} = {points / max(n, 1):.1%} "
           f"(Wilson 95% {low:.1%}-{high:.1%}); {capped} stopped by the cap; {took:.0f} s in all")
+    print(_cpu_and_memory())
     print(f"endings: {dict(sorted(reasons.items()))}")
     for side, name in (("a", args.a), ("b", args.b)):
         xs = think[side]

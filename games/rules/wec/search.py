@@ -43,16 +43,16 @@ from .ai import (
     JITTER,
     PRIMARY_VALUE,
     WIN,
-    effect,
-    fire_may_hit,
-    outcome_score,
-    project,
-    sample_dozings,
     Scorer,
     attack_map,
+    effect,
     fire_gain,
+    fire_may_hit,
     material,
+    outcome_score,
     positional,
+    project,
+    sample_dozings,
     threat_penalty,
 )
 from .belief import build_belief
@@ -77,11 +77,13 @@ class Level:
     extras: int
     reply: bool
     budget_s: float
+    #: Moves scored again (as the easy AI does) with the threats recomputed.
+    refine: int = 8
 
 
 LEVELS_CONFIG: dict[str, Level] = {
     "normal": Level(samples=2, moves=5, extras=16, reply=False, budget_s=2.0),
-    "hard": Level(samples=6, moves=8, extras=20, reply=True, budget_s=5.0),
+    "hard": Level(samples=6, moves=5, extras=12, reply=True, budget_s=5.0),
 }
 
 
@@ -131,10 +133,11 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
     mine = all_candidates(g, me, frozenset())
     theirs = all_candidates(g, enemy, frozenset())
     enemy_attacks = attack_map(g, enemy, theirs)
+    _move_then_fire(g, enemy, theirs, enemy_attacks)
     my_attacks = attack_map(g, me, mine)
     defended = {c.dest for cs in mine.values() for c in cs if c.kind != PEACEFUL}
     threat = threat_penalty(g, me, enemy_attacks, defended)
-    score -= (0.5 if my_turn else 1.0) * threat
+    score -= (0.8 if my_turn else 1.0) * threat
     best = check = 0.0
     for slot, hits in my_attacks.items():
         for i in g.board[slot]:
@@ -181,6 +184,51 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
     return score
 
 
+DIRECTIONS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def _move_then_fire(g: Game, color: str, cands: dict[int, list[Any]],
+                    out: dict[int, list[tuple[str, int, float]]]) -> None:
+    """Add to ``out`` what ``color``'s Flamers, Stunners and Conversions could
+    hit after their carrier's Move (a Turn may Move a Piece and then Fire it,
+    the easy AI's favourite blow): the static map only aims from where the
+    Pieces stand."""
+    from .constants import SIZE  # noqa: PLC0415
+
+    opts = g.options
+    board = g.board
+    for pid, moves in cands.items():
+        p = g.pieces[pid]
+        if p.stun:
+            continue
+        abilities = p.abilities()
+        weapons = [(w, abilities.count(w)) for w in ("flamer", "stunner", "conversion") if w in abilities]
+        if not weapons:
+            continue
+        av = ai.type_value(p.type)
+        done: set[tuple[int, str]] = set()
+        for c in moves:
+            if c.dozing:
+                continue
+            sq, lv = divmod(c.dest, 3)
+            row, col = divmod(sq, SIZE)
+            for weapon, st in weapons:
+                reach = opts["flamer_range"] if weapon == "flamer" else (
+                    opts["stunner_range"] if weapon == "stunner" else 1)
+                for dr, dc in DIRECTIONS8:
+                    r, cc = row + dr, col + dc
+                    for _ in range(reach):
+                        if not (0 <= r < SIZE and 0 <= cc < SIZE):
+                            break
+                        sl = (r * SIZE + cc) * 3 + lv
+                        if (sl, weapon) not in done:
+                            done.add((sl, weapon))
+                            out.setdefault(sl, []).append((weapon, st, av))
+                        if weapon == "stunner" and board[sl]:
+                            break
+                        r, cc = r + dr, cc + dc
+
+
 # --- candidate Turns -------------------------------------------------------------------
 
 def _legal(g: Game) -> list[dict[str, Any]]:
@@ -189,34 +237,63 @@ def _legal(g: Game) -> list[dict[str, Any]]:
     return legal_actions(g)
 
 
-def _extra_actions(g: Game, me: str, rng: random.Random, cap: int) -> list[dict[str, Any]]:
+def _extra_actions(g: Game, me: str, rng: random.Random, cap: int, fires_only: bool = False
+                   ) -> list[dict[str, Any]]:
     """The non-Move actions worth trying now: Fires that may hit a seen enemy,
-    Transports, Pick-ups, Drops, Exchanges, Reinforces (at most ``cap``,
-    sampled with ``rng`` beyond that, Fires kept first)."""
+    Transports that reach something (an Article to pick up, or the enemy
+    primary's neighbourhood), Pick-ups, Drops, Exchanges, Reinforces (at most
+    ``cap``, sampled with ``rng`` beyond that, Fires kept first)."""
     hot = frozenset(p.slot for p in g.pieces.values() if p.color != me)
-    fires, others = [], []
+    target = next((p for p in g.pieces.values() if p.color != me and p.type in PRIMARY), None)
+    fires, others, transports = [], [], []
+    seen_dest: set[tuple[int, Any]] = set()
     for a in _legal(g):
         kind = a["type"]
         if kind == "fire":
             if a["weapon"] in TRANSPORT_WEAPONS:
-                others.append(a)
+                r, c, _lv = a["to"]
+                key = (a["piece"], (r, c, _lv))
+                if key in seen_dest:
+                    continue  # one path per destination
+                near = target is not None and max(abs(r - target.row), abs(c - target.col)) <= 1
+                if near or (_lv == "ground" and _ground_articles(g, r, c)):
+                    seen_dest.add(key)
+                    transports.append(a)
             elif fire_may_hit(g, a, hot):
                 fires.append(a)
-        elif kind in ("pickup", "drop", "exchange", "reinforce"):
+        elif kind == "drop":
+            q = g.pieces.get(a.get("piece", -1))
+            if q is not None and any(x != a["article"] for x in g.ground[q.sq]):
+                fires.append(a)  # room for a better Article where it stands: always tried
+            else:
+                others.append(a)
+        elif kind in ("pickup", "exchange", "reinforce"):
             others.append(a)
+    if fires_only:
+        fires = [a for a in fires if a["type"] == "fire"]
+        return fires[:cap]
+    if len(transports) > 4:
+        transports = rng.sample(transports, 4)
+    others += transports
     if len(fires) + len(others) > cap:
         room = max(0, cap - len(fires))
         others = rng.sample(others, min(room, len(others)))
     return (fires + others)[:max(cap, len(fires))]
 
 
+def _ground_articles(g: Game, r: int, c: int) -> bool:
+    from .constants import SIZE  # noqa: PLC0415
+
+    return bool(g.ground[(r - 1) * SIZE + c - 1])
+
+
 def _greedy_extras(g: Game, me: str, rng: random.Random, cap: int, budget: Budget,
-                   rounds: int = 4) -> tuple[Game, list[dict[str, Any]]]:
+                   rounds: int = 3, fires_only: bool = False) -> tuple[Game, list[dict[str, Any]]]:
     """Extras added one by one while one pays (a static look after the Turn's
     end, as the easy AI scores them); returns the game after them and them."""
     taken: list[dict[str, Any]] = []
     try:
-        return _greedy_rounds(g, me, rng, cap, budget, rounds, taken)
+        return _greedy_rounds(g, me, rng, cap, budget, rounds, taken, fires_only)
     except OutOfBudget:
         # Out of time: the extras found so far (each one already paid).
         for a in taken:
@@ -225,7 +302,7 @@ def _greedy_extras(g: Game, me: str, rng: random.Random, cap: int, budget: Budge
 
 
 def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budget, rounds: int,
-                   taken: list[dict[str, Any]]) -> tuple[Game, list[dict[str, Any]]]:
+                   taken: list[dict[str, Any]], fires_only: bool = False) -> tuple[Game, list[dict[str, Any]]]:
     for _ in range(rounds):
         if g.result:
             break
@@ -234,20 +311,35 @@ def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budge
         scorer.attacks = attack_map(g, scorer.enemy)
         scorer.defended = frozenset()
         base, base_own, base_enemy = scorer.static(project(g, always=True))
-        best: tuple[float, dict[str, Any], Game] | None = None
-        for a in _extra_actions(g, me, rng, cap):
+        best: tuple[float, list[dict[str, Any]], Game] | None = None
+        for a in _extra_actions(g, me, rng, cap, fires_only):
             try:
                 h = apply(g, a)
             except IllegalAction:
                 continue
             budget.spend()
             kind = a["type"]
+            steps = [a]
+            if kind == "drop":
+                if any(t["type"] == "pickup" for t in taken):
+                    continue  # no dropping what this Turn picked up
+                # A Drop that makes room: the same Piece picks up a better
+                # Article lying where it stands.
+                swap = _swap_pickup(h, a, scorer)
+                if swap is None:
+                    continue
+                try:
+                    h = apply(h, swap)
+                except IllegalAction:
+                    continue
+                budget.spend()
+                steps.append(swap)
             # No Pick-up bonus for Drops and Exchanges: a dropped Article would
             # otherwise look like one about to be picked up again.
             score, own, their = scorer.static(project(h, always=True),
                                               pickup_bonus=kind not in ("drop", "exchange"))
             if score >= WIN / 2:
-                best = (score, a, h)  # it wins the game
+                best = (score, steps, h)  # it wins the game
                 break
             if score <= -WIN / 2:
                 continue
@@ -260,15 +352,37 @@ def _greedy_rounds(g: Game, me: str, rng: random.Random, cap: int, budget: Budge
                 if kind == "exchange" and arming <= 0:
                     continue  # an Exchange must arm a Piece better
                 gain += arming
-                if kind == "drop" and any(t["type"] == "pickup" for t in taken):
-                    continue  # no dropping what this Turn picked up
             if gain > CLEAR_GAIN and (best is None or gain > best[0]):
-                best = (gain, a, h)
+                best = (gain, steps, h)
         if best is None:
             break
-        taken.append(best[1])
+        taken.extend(best[1])
         g = best[2]
     return g, taken
+
+
+def _swap_pickup(h: Game, drop: dict[str, Any], scorer: Scorer) -> dict[str, Any] | None:
+    """After ``drop``, the Pick-up by the same Piece of a more valuable Article
+    lying on its Square, if any."""
+    from .ai import ART_DEFAULT, ARTICLE_VALUES  # noqa: PLC0415
+
+    p = h.pieces.get(drop["piece"])
+    if p is None or h.turn["pickup"] or p.level != 0:
+        return None
+    dropped = drop["article"]
+    worth = ARTICLE_VALUES.get(dropped, ART_DEFAULT)
+    best, best_v = None, worth + 0.15
+    for art in dict.fromkeys(h.ground[p.sq]):
+        if art == dropped:
+            continue
+        v = ARTICLE_VALUES.get(art, ART_DEFAULT)
+        if art in WEAPON_ARTICLES and p.type not in ai.PAWNS:
+            v += 0.3
+        if v > best_v:
+            best, best_v = art, v
+    if best is None:
+        return None
+    return {"type": "pickup", "from": list(drop["from"]), "piece": p.id, "article": best}
 
 
 def _arming(g: Game, me: str) -> float:
@@ -306,17 +420,27 @@ def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: 
             turns.append([a])
     scorer = Scorer(b, me)
     scored: list[tuple[float, dict[str, Any], Game]] = []
-    try:
-        for a in sample_dozings(moves, rng):
-            try:
-                h = apply(b, a)
-            except IllegalAction:
-                continue
-            scored.append((scorer.static(project(h), pickup_bonus=True)[0] + rng.random() * JITTER, a, h))
-            budget.spend()
-    except OutOfBudget:
-        pass  # the Moves scored so far
+    # Every Move is scored cheaply, the best few again with the threats
+    # recomputed: the easy AI's own ranking, so the easy AI's Move is always
+    # among the candidates. This step is not cut by the budget (it costs what
+    # one easy choice costs): a ranking cut short would leave only the Moves
+    # that happen to be listed first.
+    for a in sample_dozings(moves, rng):
+        if budget.out():
+            break  # the wall-time limit only (no node limit while building)
+        try:
+            h = apply(b, a)
+        except IllegalAction:
+            continue
+        scored.append((scorer.static(project(h), pickup_bonus=True)[0] + rng.random() * JITTER, a, h))
     scored.sort(key=lambda x: -x[0])
+    refined: list[tuple[float, dict[str, Any], Game]] = []
+    for s0, a, h in scored[:level.refine]:
+        ph = project(h)
+        s1 = scorer.refined(ph) if s0 > -WIN / 2 else s0
+        refined.append((s1 + rng.random() * JITTER, a, h))
+    refined.sort(key=lambda x: -x[0])
+    scored = refined + scored[level.refine:]
     # Keep the best few, but no more than two dozings of one Dozer: dozings
     # score alike and would crowd out everything else.
     kept: list[tuple[float, dict[str, Any], Game]] = []
@@ -331,13 +455,15 @@ def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: 
         kept.append(item)
         if len(kept) >= level.moves:
             break
-    for _, a, h in kept:
-        _, extras = _greedy_extras(h, me, rng, level.extras, budget)
+    # The best two Moves get every kind of extra; the others only the Fires
+    # that hit (the extras cost a Turn's end each to score).
+    for n, (_, a, h) in enumerate(kept):
+        _, extras = _greedy_extras(h, me, rng, level.extras, budget, fires_only=n >= 2)
         turns.append([a] + extras)
     # Extras first, then the best Move from there (a Fire before its Piece Moves).
     if budget.out():
         return turns
-    pre_g, pre = _greedy_extras(b, me, rng, level.extras, budget, rounds=2)
+    pre_g, pre = _greedy_extras(b, me, rng, level.extras, budget, rounds=1)
     if pre:
         pre_moves = [a for a in _legal(pre_g) if a["type"] == "move"]
         pre_scorer = Scorer(pre_g, me)
@@ -355,7 +481,7 @@ def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: 
         except OutOfBudget:
             pass
         if best is not None:
-            _, post = _greedy_extras(best[2], me, rng, level.extras, budget, rounds=2)
+            _, post = _greedy_extras(best[2], me, rng, level.extras, budget, rounds=2, fires_only=True)
             turns.append(pre + [best[1]] + post)
     return turns
 
@@ -382,51 +508,40 @@ def _play(g: Game, turn: list[dict[str, Any]], budget: Budget) -> Game:
     return g
 
 
-def _forcing_reply(g: Game, me: str, budget: Budget) -> Game:
-    """The enemy's most damaging forcing answer on sample ``g`` (its Turn): a
-    Move that takes or a Fire that hits one of ``me``'s Pieces, chosen by the
-    material it wins; or nothing. The enemy's Turn is then ended."""
-    enemy = g.to_move
-    if g.result or enemy == me:
-        return g
+def _reply_actions(g: Game, me: str) -> list[dict[str, Any]]:
+    """The enemy's forcing actions on sample ``g`` (its Turn): Moves that
+    take one of ``me``'s Pieces and Fires that may hit one; built from the
+    Move candidates and the armed Pieces only, not from every legal action."""
+    from .actions.fire import _fire_aims, _weapons, fire_block  # noqa: PLC0415
+    from .actions.move import move_action, own_candidates  # noqa: PLC0415
+    from .visibility import hidden_from  # noqa: PLC0415
+
     mine_slots = frozenset(p.slot for p in g.pieces.values() if p.color == me)
-    best_val, best_g = None, None
-    base_own, base_their = material(g, enemy)
-    for a in _legal(g):
-        kind = a["type"]
-        if kind == "move":
-            if "doze" in a or slot_of(*a["to"][:2], LEVELS.index(a["to"][2])) not in mine_slots:
-                continue
-        elif kind == "fire":
-            if a["weapon"] in TRANSPORT_WEAPONS or not fire_may_hit(g, a, mine_slots):
-                continue
-        else:
+    out: list[dict[str, Any]] = []
+    if not g.turn["moved"]:
+        for moves in own_candidates(g).values():
+            for c in moves:
+                if c.kind != PEACEFUL and not c.dozing and c.dest in mine_slots:
+                    out.append(move_action(g, c))
+    if g.options["action_restriction"] == "move_only" or len(g.turn["fires"]) >= 2:
+        return out
+    hidden = hidden_from(g, g.to_move)
+    for p in g.pieces.values():
+        if p.color == me or p.stun:
             continue
-        try:
-            h = apply(g, a)
-        except IllegalAction:
-            continue
-        budget.spend()
-        h2 = project(h, always=True)
-        out = outcome_score(h2, enemy)
-        if out is not None:
-            val = out
-        else:
-            own, their = material(h2, enemy)
-            val = (their - base_their) * -1.0 + (own - base_own)
-        if best_val is None or val > best_val:
-            best_val, best_g = val, h
-    if best_g is None or (best_val is not None and best_val <= 0.2):
-        h = g
-        if not h.turn["moved"]:
-            h = h.copy()
-            h.turn["moved"] = True
-            h.hidden_cache = {}
-        try:
-            return apply(h, {"type": "end_turn"})
-        except IllegalAction:
-            return project(g, always=True)
-    g = best_g
+        where = [p.row, p.col, LEVELS[p.level]]
+        for weapon in _weapons(p):
+            # Transports never hit; only the weapons the rules let fire now.
+            if weapon in TRANSPORT_WEAPONS or fire_block(g, p, weapon):
+                continue
+            for a in _fire_aims(g, p, weapon, where, hidden):
+                if fire_may_hit(g, a, mine_slots):
+                    out.append(a)
+    return out
+
+
+def _end(g: Game) -> Game:
+    """``g`` with its Turn ended (the Move taken as made)."""
     if g.result:
         return g
     h = g
@@ -438,6 +553,40 @@ def _forcing_reply(g: Game, me: str, budget: Budget) -> Game:
         return apply(h, {"type": "end_turn"})
     except IllegalAction:
         return project(g, always=True)
+
+
+def _forcing_reply(g: Game, me: str, budget: Budget, steps: int = 2) -> Game:
+    """The enemy's most damaging forcing answer on sample ``g`` (its Turn):
+    up to ``steps`` actions, each a Move that takes or a Fire that hits one
+    of ``me``'s Pieces, chosen greedily by the material it wins (counted
+    after its Turn's end, so projectiles land); then its Turn is ended."""
+    enemy = g.to_move
+    if g.result or enemy == me:
+        return g
+    for _ in range(steps):
+        base_own, base_their = material(project(g, always=True), enemy)
+        best_val, best_g = 0.2, None
+        for a in _reply_actions(g, me):
+            try:
+                h = apply(g, a)
+            except IllegalAction:
+                continue
+            budget.spend()
+            h2 = project(h, always=True)
+            out = outcome_score(h2, enemy)
+            if out is not None:
+                val = out
+            else:
+                own, their = material(h2, enemy)
+                val = (base_their - their) + (own - base_own)
+            if val > best_val:
+                best_val, best_g = val, h
+        if best_g is None:
+            break
+        g = best_g
+        if g.result:
+            return g
+    return _end(g)
 
 
 def choose_turn(game: Game, level: str = "hard", seed: int | None = None, budget_s: float | None = None,
@@ -453,7 +602,9 @@ def choose_turn(game: Game, level: str = "hard", seed: int | None = None, budget
     # Building the candidates may take at most 40% of the limits; scoring
     # them on the samples gets the rest (and whatever building left over).
     start = time.perf_counter()
-    budget = Budget(None if seconds is None else 0.35 * seconds, None if max_nodes is None else int(0.35 * max_nodes))
+    # The node limit is for the scoring only: building the candidates costs
+    # about what one easy choice costs, whatever the limit.
+    budget = Budget(None if seconds is None else 0.35 * seconds, None)
     rng = random.Random(seed)
     me = game.to_move
     try:
@@ -473,7 +624,7 @@ def choose_turn(game: Game, level: str = "hard", seed: int | None = None, budget
     if len(turns) == 1:
         return turns[0]
     budget = Budget(None if seconds is None else seconds - (time.perf_counter() - start),
-                    None if max_nodes is None else max_nodes - budget.nodes)
+                    max_nodes)
     totals = [0.0] * len(turns)
     done = 0  # samples every Turn was scored on
     try:
