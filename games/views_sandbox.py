@@ -14,8 +14,8 @@ from .engine import get_game_engine
 
 
 def _context(request, box: dict | None) -> dict:
-    from .ui.wec.board import build_board
     from .scenario_text import SHIPPED
+    from .ui.wec.board import build_board
 
     context = {
         "shipped": [(key, title) for key, (title, _t) in SHIPPED.items()],
