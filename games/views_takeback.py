@@ -10,7 +10,8 @@ from django.views.decorators.http import require_POST
 from wecsite.ratelimit import rate_limited
 
 from . import boardcache, selectors, services, takeback
-from .views import _board_context, _participant, _refused
+from .ui import get_ui
+from .views import _participant, _refused
 
 
 @login_required
@@ -40,7 +41,7 @@ def take_back(request, game_id: int):
         request,
         game,
         seat,
-        lambda: _board_context(request, game, seat, error=error),
+        lambda: get_ui(game.engine).board_context(request, game, seat, error=error),
         cacheable=error is None,
         status=status,
     )
