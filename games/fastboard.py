@@ -32,6 +32,8 @@ from .templatetags.wec_board import (
     level_name,
     piece_abbr,
     piece_name,
+    piece_names,
+    piece_title,
 )
 from .templatetags.wec_icons import article_icon, piece_icon
 
@@ -102,19 +104,13 @@ def _tokens(pieces, words: _Words) -> str:
     out = []
     for p in pieces:
         kind = p.get("type")
-        title = [words.name(color_name, p.get("color")), " ", words.name(piece_name, kind)]
-        if p.get("hand"):
-            title += [" (", _e(p.get("hand")), ")"]
+        title = _e(piece_title(p))  # the tooltip filter's own phrases
         articles = p.get("articles")
-        for a in articles or ():
-            title += [" +", words.name(article_name, a)]
         badges = p.get("badges") or ()
-        for b in badges:
-            title += [" · ", _e(b.get("title"))]
         level = p.get("level") or "ground"
         out.append(
             f'<span class="tok tok-{_e(p.get("color"))} lvl-{_e(level)}{" stunned" if p.get("stun") else ""}" '
-            f'title="{"".join(title)}">{words.name(piece_icon, kind)}<span class="tag">{words.name(piece_abbr, kind)}</span>'
+            f'title="{title}">{words.name(piece_icon, kind)}<span class="tag">{words.name(piece_abbr, kind)}</span>'
             f'{"<sup>+</sup>" if articles else ""}'
         )
         for b in badges:
@@ -180,12 +176,14 @@ def _band(sq, band, ctx, words: _Words) -> str:
         )
     elif band.get("selectable"):
         selected = band.get("selected")
-        names = ", ".join(words.name(piece_name, p.get("type")) for p in pieces or ())
-        label = _bt(words, "Your piece at %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
+        label = _bt(
+            words, "Your piece at %(r)s,%(c)s %(level)s: %(pieces)s", r=r, c=c, level=level_name(level),
+            pieces=piece_names(pieces),
+        )
         out.append(
             f'\n          <button type="button" class="cell-btn piece-btn" data-place="{key}" '
             f'hx-get="{ctx["board_url"]}?sel={"" if selected else key}" hx-target="#board" hx-swap="outerHTML" '
-            f'aria-pressed="{"true" if selected else "false"}" aria-label="{label}: {names}">'
+            f'aria-pressed="{"true" if selected else "false"}" aria-label="{label}">'
             f"{_tokens(pieces or (), words)}</button>\n          "
         )
     elif pieces:
