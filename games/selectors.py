@@ -471,9 +471,13 @@ def public_view(game: Game, state) -> dict:
     if derive is None:  # an engine without a public view shows spectators no pieces
         return {"color": None, "to_move": engine.to_move(state), "turn": {}, "pieces": [], "markers": [],
                 "outcome": None, "history": []}
-    pending = engine.turn_actions(state)
-    if pending:
-        state = load_state(game, upto=game.seq - pending)
+    if engine.actions_this_turn(state):
+        # The Turn's start is the last end_turn still in effect (a friendly
+        # game's take-backs add log rows, so counting back from seq is wrong).
+        from .takeback import turn_ends
+
+        ends = turn_ends(game, last=1)
+        state = load_state(game, upto=ends[-1][0] if ends else 0)
     boards = [derive(engine.view(state, color)) for color in ("black", "white")]
     if boards[0] != boards[1]:
         # Only an engine bug gets here; the page then shows no pieces at all.

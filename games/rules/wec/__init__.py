@@ -44,7 +44,7 @@ from .notation import history
 from .options import DEFAULTS as DEFAULT_OPTIONS
 from .options import resolve as resolve_options
 from .plain import plain_history
-from .public import public_view, turn_actions
+from .public import public_view
 from .reader import parse_turn
 from .render import render
 from .replay import RecordError, record_steps, replay

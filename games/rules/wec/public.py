@@ -94,9 +94,3 @@ def public_view(view: dict[str, Any]) -> dict[str, Any]:
         "outcome": None,
         "history": [],
     }
-
-
-def turn_actions(game: Any) -> int:
-    """How many actions of the Turn in progress ``game`` holds (0 at a Turn's
-    start): the caller steps back that many to reach the Turn's start."""
-    return len(game.turn_log)

@@ -512,7 +512,7 @@ def _reply_actions(g: Game, me: str) -> list[dict[str, Any]]:
     """The enemy's forcing actions on sample ``g`` (its Turn): Moves that
     take one of ``me``'s Pieces and Fires that may hit one; built from the
     Move candidates and the armed Pieces only, not from every legal action."""
-    from .actions.fire import _fire_aims, _weapons, fire_block  # noqa: PLC0415
+    from .actions.fire import fire_aims, fire_block, weapons_of  # noqa: PLC0415
     from .actions.move import move_action, own_candidates  # noqa: PLC0415
     from .visibility import hidden_from  # noqa: PLC0415
 
@@ -530,11 +530,11 @@ def _reply_actions(g: Game, me: str) -> list[dict[str, Any]]:
         if p.color == me or p.stun:
             continue
         where = [p.row, p.col, LEVELS[p.level]]
-        for weapon in _weapons(p):
+        for weapon in weapons_of(p):
             # Transports never hit; only the weapons the rules let fire now.
             if weapon in TRANSPORT_WEAPONS or fire_block(g, p, weapon):
                 continue
-            for a in _fire_aims(g, p, weapon, where, hidden):
+            for a in fire_aims(g, p, weapon, where, hidden):
                 if fire_may_hit(g, a, mine_slots):
                     out.append(a)
     return out

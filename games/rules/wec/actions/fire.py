@@ -390,3 +390,9 @@ _AIMS = {
     for r in range(1, SIZE + 1)
     for c in range(1, SIZE + 1)
 }
+
+
+# Public names for the search (games/rules/wec/search.py builds the enemy's
+# forcing replies from them without asking for every legal action).
+weapons_of = _weapons
+fire_aims = _fire_aims
