@@ -43,7 +43,9 @@ class NewGameForm(forms.Form):
     )
 
     KINDS = [("competitive", _("Competitive (rated; fixed options, no undo)")), ("friendly", _("Friendly (unrated)"))]
-    AI_LEVELS = [("easy", _("Easy"))]
+    # easy: the one-action AI; normal and hard search whole Turns from the
+    # AI's own view (games.rules.wec.search), hard with the widest budget.
+    AI_LEVELS = [("easy", _("Easy")), ("normal", _("Normal")), ("hard", _("Hard"))]
     kind = forms.ChoiceField(label=_("Kind of game"), choices=KINDS, initial="competitive", required=False)
     ai_level = forms.ChoiceField(label=_("AI level"), choices=AI_LEVELS, initial="easy", required=False)
     ai_clock = forms.BooleanField(label=_("Give my game against the AI a clock"), required=False)

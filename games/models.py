@@ -48,7 +48,7 @@ class Game(models.Model):
     # The club (issue 14).  Competitive games have fixed options, censored
     # records and count for ratings; friendly ones allow undo requests.
     competitive = models.BooleanField(_("competitive"), default=True)
-    # The server AI's strength for games against it ("easy" is the only one yet).
+    # The server AI's strength for games against it: easy, normal or hard.
     ai_level = models.CharField(_("AI level"), max_length=16, blank=True, default="")
     # A pending change to a challenge's terms, waiting for the other player's
     # approval: {"by": colour, "options": {...}, "days_per_move": n|None, "swap": bool}.

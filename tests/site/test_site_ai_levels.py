@@ -42,3 +42,18 @@ def test_ai_task_plays_a_normal_level_turn(alice, monkeypatch, settings):
     kinds = [a["type"] for a in GameAction.objects.filter(game=game).values_list("action", flat=True)]
     assert kinds.count("move") == 1 and kinds[-1] == "end_turn"
     assert tasks.play_ai_turn(game.pk) == 0  # not its turn: does nothing
+
+
+def test_the_new_game_form_offers_every_level_and_refuses_others(client, alice, monkeypatch):
+    from django.urls import reverse
+
+    monkeypatch.setattr(tasks.play_ai_turn, "delay", lambda gid: None)
+    client.force_login(alice)
+    page = client.get(reverse("home")).content.decode()
+    for level in ("easy", "normal", "hard"):
+        assert f'value="{level}"' in page
+    client.post(reverse("new_game"), {"opponent": "ai", "color": "black", "ai_level": "hard"})
+    assert Game.objects.latest("pk").ai_level == "hard"
+    before = Game.objects.count()
+    response = client.post(reverse("new_game"), {"opponent": "ai", "color": "black", "ai_level": "godlike"})
+    assert response.status_code < 500 and Game.objects.count() == before
