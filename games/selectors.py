@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -167,26 +168,95 @@ def is_review(game: Game) -> bool:
     return game.status == Game.Status.FINISHED
 
 
+class RecordLines(Sequence):
+    """One form (notation or plain words) of a player's game record, made on
+    demand: its length costs nothing, a slice makes only the lines it holds
+    (and reads only their Turn records: games.state_store.TurnRecords), and
+    only a whole-record render makes them all.  A board answer needs the last
+    few lines, so its cost no longer grows with the game's length.
+
+    `make(start)` gives the lines from the `start`-th on; the first `base`
+    lines are one per finished Turn record (the engine's `history(...,
+    start=)` contract), so the length is `base` plus what `make(base)` gives.
+    The record is a nicety: if making it fails, it is empty (logged)."""
+
+    __slots__ = ("_base", "_broken", "_lines", "_make", "_n", "_start")
+
+    def __init__(self, make, base: int):
+        self._make, self._base = make, base
+        self._start: int | None = None
+        self._lines: list[str] = []
+        self._n: int | None = None
+        self._broken = False
+
+    def _from(self, start: int) -> list[str]:
+        if self._broken:
+            return []
+        if self._start is None or start < self._start:
+            try:
+                self._lines = [str(line) for line in self._make(start)]
+            except Exception:  # never break a page for its record
+                logger.exception("the game record could not be made")
+                self._broken, self._lines = True, []
+                return []
+            self._start = start
+        return self._lines[start - self._start :]
+
+    def __len__(self) -> int:
+        if self._n is None:
+            tail = len(self._from(self._base))
+            self._n = 0 if self._broken else self._base + tail
+        return self._n
+
+    def __getitem__(self, index):
+        n = len(self)
+        if isinstance(index, slice):
+            start, stop, step = index.indices(n)
+            if step != 1:
+                return self._from(0)[index]
+            return self._from(start)[: max(0, stop - start)] if start < stop else []
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("record line index out of range")
+        return self._from(index)[0]
+
+    def __iter__(self):
+        return iter(self._from(0) if len(self) else [])
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (RecordLines, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return (list, (list(self),))
+
+    def __repr__(self) -> str:
+        return f"<RecordLines {len(self)}>"
+
+
 def history_lines(game: Game, state, color: str) -> dict:
     """The record of the game for the player `color`: `notation` and `plain`
-    (one line per Turn each).  While the game runs, only the player's own,
-    censored history (what that side saw); once it has ended, the complete one."""
+    (one line per Turn each, RecordLines made on demand).  While the game
+    runs, only the player's own, censored history (what that side saw); once
+    it has ended, the complete one."""
+    from .ui import get_ui
+
     engine = get_game_engine(game.engine)
     who = None if is_review(game) else color
-    out = {"notation": [], "plain": []}
-    for key, fn in (("notation", engine.history), ("plain", getattr(engine, "plain_history", None))):
-        if fn is None:
-            continue
-        try:
-            out[key] = [str(line) for line in fn(state, who)]
-            if key == "plain":  # in words as this player's board shows them (the game's package says how)
-                from .ui import get_ui
-
-                words = get_ui(game.engine).plain_words
-                out[key] = [words(line, color) for line in out[key]]
-        except Exception:  # the record is a nicety; never break the page for it
-            out[key] = []
-    return out
+    base = engine.turn_count(state)
+    notation = RecordLines(lambda start: engine.history(state, who, start=start), base)
+    plain_fn = getattr(engine, "plain_history", None)
+    if plain_fn is None:
+        plain = RecordLines(lambda start: [], 0)
+    else:
+        # In words as this player's board shows them (the game's package says how).
+        words = get_ui(game.engine).plain_words
+        plain = RecordLines(lambda start: [words(line, color) for line in plain_fn(state, who, start=start)], base)
+    return {"notation": notation, "plain": plain}
 
 
 def full_view(game: Game, state) -> dict:
@@ -270,11 +340,26 @@ def view_digest(game: Game, seats, state, color: str, view: dict | None = None) 
     engine's view for that colour, that colour's history, the game's status,
     result and side to move, and both clocks and players.  Two moments with the
     same digest look the same to that player (so their view version must not
-    change between them); it depends on nothing that player cannot see."""
+    change between them); it depends on nothing that player cannot see.
+
+    The history enters as its length in Turn records, its epoch (a granted
+    undo starts a new one) and the lines past the records (the Turn a game
+    ended in): a finished Turn's line never changes within an epoch, so
+    those determine the whole record, and the digest costs the same however
+    long the game (issue 12).  The lines are the engine's own, before
+    translation, so the reader's language does not enter the digest."""
     engine = get_game_engine(game.engine)
+    who = None if is_review(game) else color
+    turns = engine.turn_count(state)
+    plain = getattr(engine, "plain_history", None)
     shown = {
-        "view": engine.view(state, color) if view is None else view,
-        "history": history_lines(game, state, color),
+        "view": engine.view(state, color, history=False) if view is None else view,
+        "history": {
+            "epoch": getattr(game, "history_epoch", 0),
+            "turns": turns,
+            "notation": [str(x) for x in engine.history(state, who, start=turns)],
+            "plain": [str(x) for x in plain(state, who, start=turns)] if plain is not None else [],
+        },
         "status": game.status,
         "result": game.result,
         "to_move": game.to_move,

@@ -124,7 +124,7 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
     rung = []
     views = {}
     for seat in seats:
-        views[seat.color] = engine.view(state, seat.color)
+        views[seat.color] = engine.view(state, seat.color, history=False)
         digest = view_digest(game, seats, state, seat.color, view=views[seat.color])
         if digest == seat.view_digest and seat.color != actor_color:
             continue

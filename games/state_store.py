@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import transaction
@@ -37,11 +38,11 @@ CACHE_GAMES = int(getattr(settings, "WEC_STATE_CACHE_GAMES", 256))
 
 _lock = threading.Lock()
 _states: OrderedDict[int, tuple[int, object]] = OrderedDict()  # game id -> (seq, engine state)
-# game id -> (its history epoch, its first n Turn records).  Records are
-# append-only except when a granted undo (games.takeback) rolls finished Turns
-# back: that bumps Game.history_epoch, so a list cached under an older epoch is
-# never used again.
-_turns: OrderedDict[int, tuple[int, list[dict]]] = OrderedDict()
+# game id -> (its history epoch, {record index: record}): the Turn records this
+# process has read.  Records are append-only except when a granted undo
+# (games.takeback) rolls finished Turns back: that bumps Game.history_epoch,
+# so records cached under an older epoch are never used again.
+_turns: OrderedDict[int, tuple[int, dict[int, dict]]] = OrderedDict()
 
 # The site's own log entry that is not an engine action: it cancels the last
 # `steps` actions still in effect (a take-back or a granted undo in a friendly
@@ -76,26 +77,142 @@ def clear_caches() -> None:
         _turns.clear()
 
 
-def turn_records(game_id: int, count: int, epoch: int = 0) -> list[dict]:
-    """The game's first `count` Turn records: from this process's cache, with
-    only the rows it has not seen yet read from the database.  `epoch` is the
-    game's history_epoch (records cached under another one are dropped)."""
+class _RecordSource:
+    """Where one loaded state's first `count` Turn records come from: this
+    process's cache of records, else their GameTurn rows, read only when the
+    engine asks for them (a board needs the last few; only the whole record,
+    the review and Undo read them all).
+
+    `count` comes from a committed GameState row (or snapshot), so the rows
+    1..count it reads are committed ones; the rows are read together with the
+    game's history epoch, so a concurrent undo (which replaces rows) is noticed
+    instead of mixing two histories.  Records read inside a transaction stay in
+    this source (`share=False`): only those read outside one go into the
+    process cache."""
+
+    __slots__ = ("count", "epoch", "game_id", "have", "share")
+
+    def __init__(self, game_id: int, epoch: int, count: int, share: bool):
+        self.game_id, self.epoch, self.count, self.share = game_id, epoch, count, share
+        self.have: dict[int, dict] = {}
+
+    def get(self, start: int, stop: int) -> list[dict]:
+        """Records start..stop-1 (0-based), reading the missing ones."""
+        missing = [i for i in range(start, stop) if i not in self.have]
+        if missing:
+            with _lock:
+                hit = _turns.get(self.game_id)
+                if hit is not None and hit[0] == self.epoch:
+                    known = hit[1]
+                    for i in missing:
+                        if i in known:
+                            self.have[i] = known[i]
+            missing = [i for i in missing if i not in self.have]
+        if missing:
+            low, high = missing[0], missing[-1]
+            rows = GameTurn.objects.filter(
+                game_id=self.game_id, game__history_epoch=self.epoch, number__gt=low, number__lte=high + 1
+            ).values_list("number", "entry")
+            fetched = {number - 1: entry for number, entry in rows}
+            if any(i not in fetched for i in missing):
+                raise LookupError(
+                    f"game {self.game_id}: Turn records {low + 1}..{high + 1} of epoch {self.epoch} are not stored"
+                )
+            self.have.update(fetched)
+            if self.share:
+                _share_records(self.game_id, self.epoch, fetched)
+        return [self.have[i] for i in range(start, stop)]
+
+
+def _share_records(game_id: int, epoch: int, records: dict[int, dict]) -> None:
+    """Put committed records (index -> record) into this process's cache."""
     with _lock:
         hit = _turns.get(game_id)
-        have = list(hit[1]) if hit is not None and hit[0] == epoch else []
-    if len(have) < count:
-        rows = GameTurn.objects.filter(game_id=game_id, number__gt=len(have), number__lte=count).order_by("number")
-        have.extend(rows.values_list("entry", flat=True))
-        if len(have) != count:
-            raise LookupError(f"game {game_id}: {len(have)} Turn records stored, the state needs {count}")
-        _remember(_turns, game_id, (epoch, have))
-    return have[:count]
+        known = dict(hit[1]) if hit is not None and hit[0] == epoch else {}
+        known.update(records)
+        _turns[game_id] = (epoch, known)
+        _turns.move_to_end(game_id)
+        while len(_turns) > CACHE_GAMES:
+            _turns.popitem(last=False)
+
+
+class TurnRecords(Sequence):
+    """A game's records of finished Turns, as the engine's `load_scenario(doc,
+    history=...)` takes them (docs/engine-api.md), read on demand: the
+    first `base` from a _RecordSource, then `extra` (the records of Turns
+    finished in this process since, which the engine appends with `+`).
+    Loading a state therefore reads no record at all, and a board reads only
+    the few lines it shows (issue 12: a game's first load in a process costs
+    the same at 3,000 actions as at 50)."""
+
+    __slots__ = ("_base", "_extra", "_source")
+
+    def __init__(self, source: _RecordSource, base: int, extra: tuple = ()):
+        self._source, self._base, self._extra = source, base, extra
+
+    def __len__(self) -> int:
+        return self._base + len(self._extra)
+
+    def _slice(self, start: int, stop: int) -> list[dict]:
+        if stop <= start:
+            return []
+        out = self._source.get(start, min(stop, self._base)) if start < self._base else []
+        return out + list(self._extra[max(0, start - self._base) : stop - self._base])
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return tuple(self._slice(0, len(self)))[index]
+            return tuple(self._slice(start, stop))
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("Turn record index out of range")
+        return self._slice(index, index + 1)[0]
+
+    def __iter__(self):
+        return iter(self._slice(0, len(self)))
+
+    def __add__(self, other) -> TurnRecords:
+        return TurnRecords(self._source, self._base, self._extra + tuple(other))
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (TurnRecords, tuple, list)):
+            return len(self) == len(other) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a sequence of dicts, like the tuple it stands for
+
+    def __reduce__(self):
+        return (tuple, (tuple(self),))  # a pickle holds the records themselves
+
+    def __repr__(self) -> str:
+        return f"<TurnRecords of game {self._source.game_id}: {len(self)}>"
+
+
+def lazy_records(game_id: int, count: int, epoch: int = 0) -> TurnRecords | tuple:
+    """The first `count` Turn records of a game, read only when asked."""
+    if count <= 0:
+        return ()
+    share = not transaction.get_connection().in_atomic_block
+    return TurnRecords(_RecordSource(game_id, epoch, count, share), count)
+
+
+def turn_records(game_id: int, count: int, epoch: int = 0) -> list[dict]:
+    """The game's first `count` Turn records, all read now (from this
+    process's cache, the missing ones from the database).  `epoch` is the
+    game's history_epoch (records cached under another one are dropped)."""
+    if count <= 0:
+        return []
+    return list(lazy_records(game_id, count, epoch))
 
 
 def _load_doc(engine, game: Game, doc: dict, turns: int | None):
     if turns is None:  # written before issue 12: the document holds its own log
         return engine.load_scenario(doc)
-    return engine.load_scenario(doc, history=turn_records(game.pk, turns, getattr(game, "history_epoch", 0)))
+    return engine.load_scenario(doc, history=lazy_records(game.pk, turns, getattr(game, "history_epoch", 0)))
 
 
 def cached_state(game: Game):
@@ -165,8 +282,12 @@ def save_state(game: Game, state, turns_before: int | None = None, snapshot: boo
     every = max(1, int(settings.WEC_SNAPSHOT_EVERY))
     if snapshot or (snapshot is None and game.seq % every == 0):
         Snapshot.objects.create(game=game, seq=game.seq, state=doc, turns=turns)
-    game_id, seq = game.pk, game.seq
+    game_id, seq, epoch = game.pk, game.seq, getattr(game, "history_epoch", 0)
     transaction.on_commit(lambda: _remember(_states, game_id, (seq, state)))
+    if records:
+        first = turns - len(records)  # the 0-based index of the first new record
+        new = {first + i: r for i, r in enumerate(records)}
+        transaction.on_commit(lambda: _share_records(game_id, epoch, new))
 
 
 def save_rolled_back(game: Game, state) -> None:

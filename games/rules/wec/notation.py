@@ -278,18 +278,23 @@ def censors(game: Game, color: str | None) -> bool:
     return color is not None and game.options["competitive"] and not game.result
 
 
-def history(game: Game, color: str | None = None) -> list[str]:
+def history(game: Game, color: str | None = None, start: int = 0) -> list[str]:
     """One notation string per finished Turn (and, once the game has ended,
     the Turn it ended in).
 
     For ``color`` in a running competitive game, enemy activity that color did
     not see is edited out; once the game has ended everything is shown.
+    ``start`` > 0 gives only the lines from the ``start``-th on (the same as
+    slicing the whole list, reading only those Turns' records): line n is
+    the record of Turn n + 1, so a caller that keeps the lines it has asks
+    only for new ones.
     """
     censor = censors(game, color)
+    log = game.log[start:] if start else game.log
     if not censor:
-        out = [turn["text"] for turn in game.log]
+        out = [turn["text"] for turn in log]
     else:
-        out = [turn["censored"] if turn["color"] != color else turn.get("own", turn["text"]) for turn in game.log]
-    if game.result and game.turn_log:
+        out = [turn["censored"] if turn["color"] != color else turn.get("own", turn["text"]) for turn in log]
+    if game.result and game.turn_log and start <= len(game.log):
         out.append(turn_text(list(game.turn_log), restriction=game.options["action_restriction"]))
     return out

@@ -205,17 +205,18 @@ def plain_text(entries: list[dict[str, Any]], censored: bool | str = False, colo
     return text[0].upper() + text[1:] + "."
 
 
-def plain_history(game: Game, color: str | None = None) -> list[str]:
-    """:func:`history` in plain English: one sentence per Turn, same censoring."""
+def plain_history(game: Game, color: str | None = None, start: int = 0) -> list[str]:
+    """:func:`history` in plain English: one sentence per Turn, same censoring
+    (and the same ``start``)."""
     censor = censors(game, color)
     out = []
-    for turn in game.log:
+    for turn in game.log[start:] if start else game.log:
         if censor and turn["color"] != color:
             out.append(turn.get("plain_censored", turn["censored"]))
         elif censor:
             out.append(turn.get("plain_own", turn.get("plain", turn["text"])))
         else:
             out.append(turn.get("plain", turn["text"]))
-    if game.result and game.turn_log:
+    if game.result and game.turn_log and start <= len(game.log):
         out.append(plain_text(list(game.turn_log), color=game.to_move))
     return out

@@ -172,7 +172,12 @@ def load_scenario(doc: dict[str, Any], history: Sequence[dict[str, Any]] | None 
 
     ``history``, when given, is the game's record of finished Turns (what
     ``turn_records`` returns) for a document dumped with ``history=False``;
-    it is used as it is, not copied, so the caller must not change it."""
+    it is used as it is, not copied, so the caller must not change it.  A
+    ``history`` that is neither a list nor a tuple is kept as given: a
+    sequence that reads its records only when asked (it must answer ``len``,
+    indexing, slicing, iteration and ``+ tuple`` as a tuple does).  Playing
+    on reads none of them: ``turn_count`` takes the length, ``turn_records(g,
+    n)`` and ``history(g, c, start=n)`` only the records from n on."""
     if not isinstance(doc, dict):
         raise ValueError("a scenario document must be an object")
     known = {"to_move", "options", "pieces", "articles", "reinforcements", "locks", "turn_number", "turn",
@@ -228,7 +233,12 @@ def load_scenario(doc: dict[str, Any], history: Sequence[dict[str, Any]] | None 
     markers = doc.get("markers", {})
     game.markers = {c: tuple((int(m[0]), str(m[1])) for m in markers.get(c, ())) for c in ("black", "white")}
     game.result = copy.deepcopy(doc.get("result"))
-    game.log = tuple(history) if history is not None else tuple(copy.deepcopy(doc.get("log", [])))
+    if history is None:
+        game.log = tuple(copy.deepcopy(doc.get("log", [])))
+    elif isinstance(history, (list, tuple)):
+        game.log = tuple(history)
+    else:
+        game.log = history  # type: ignore[assignment]  # read on demand (see above)
     game.turn_log = tuple(copy.deepcopy(doc.get("turn_log", [])))
     game.hidden_cache = {}
     return game

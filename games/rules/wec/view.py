@@ -15,13 +15,16 @@ from typing import Any
 
 from .constants import COLORS, LEVEL_INDEX, LEVELS, SIZE, SUB
 from .document import transport_doc
-from .notation import history
+from .notation import history as _history
 from .state import Game
 from .visibility import hidden_from, sees_sub
 
 
-def view(game: Game, color: str) -> dict[str, Any]:
-    """Everything ``color`` knows about ``game``, as plain JSON data."""
+def view(game: Game, color: str, history: bool = True) -> dict[str, Any]:
+    """Everything ``color`` knows about ``game``, as plain JSON data.
+    ``history=False`` leaves out the ``history`` entry (the one part that
+    grows with the game's length) for a caller that reads the record
+    separately (``notation.history``)."""
     if color not in COLORS:
         raise ValueError(f"color must be 'black' or 'white', not {color!r}")
     hidden = hidden_from(game, color)
@@ -87,7 +90,7 @@ def view(game: Game, color: str) -> dict[str, Any]:
         turn = {"moved": game.turn["moved"], "fires": len(game.turn["fires"]),
                 "pickup": game.turn["pickup"], "drop": game.turn["drop"], "exchange": game.turn["exchange"],
                 "reinforce": game.turn["reinforce"]}
-    return {
+    out = {
         "color": color,
         "to_move": game.to_move,
         "turn_number": game.turn_number,
@@ -99,5 +102,7 @@ def view(game: Game, color: str) -> dict[str, Any]:
         "reinforcements": reinforcements,
         "markers": markers,
         "outcome": dict(game.result) if game.result else None,
-        "history": history(game, color),
     }
+    if history:
+        out["history"] = _history(game, color)
+    return out

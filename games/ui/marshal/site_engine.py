@@ -13,7 +13,9 @@ pure package:
 - ``new_game`` draws the volcano seed (the initial state is always stored as
   a snapshot, so the draw is never repeated) and drops the site's own options.
 - ``turn_records`` / ``turn_count`` / ``dump_scenario(history=False)``: the
-  Marshal dump holds its own log, so the state row needs no Turn records.
+  Marshal dump holds its own log, so the state row needs no Turn records;
+  ``history`` / ``plain_history`` take ``start`` and ``view`` takes
+  ``history`` as the Wec engine's do.
 - ``choose_action(state, seed)``: the AI of games/rules/marshal/ai.py for the
   side the site waits for, given only that side's view (its setup too).
 """
@@ -30,7 +32,6 @@ from games.rules.marshal import (  # noqa: F401  (the facade, passed through)
     apply,
     legal_actions,
     outcome,
-    view,
 )
 
 NAME = "marshal"
@@ -87,15 +88,26 @@ def turn_records(state, since: int = 0) -> list:
     return []
 
 
-def history(state, color: str | None = None) -> list[str]:
-    return rules.history(state, color)
+def view(state, color: str, history: bool = True) -> dict:
+    """The engine's view; ``history=False`` leaves out its record, as the Wec
+    engine's does (the site reads the record separately)."""
+    out = rules.view(state, color)
+    if not history:
+        out.pop("history", None)
+    return out
 
 
-def plain_history(state, color: str | None = None) -> list[str]:
+def history(state, color: str | None = None, start: int = 0) -> list[str]:
+    # A Marshal line can change after its Turn (a piece revealed later is
+    # named in it), so the lines are always made whole, then cut.
+    return rules.history(state, color)[start:]
+
+
+def plain_history(state, color: str | None = None, start: int = 0) -> list[str]:
     """The record in words (see games/ui/marshal/words.py)."""
     from .words import plain_lines
 
-    return plain_lines(state, color)
+    return plain_lines(state, color)[start:]
 
 
 def choose_action(state, seed: int) -> dict[str, Any] | None:

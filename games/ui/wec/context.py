@@ -42,7 +42,7 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
     legal actions only."""
     engine = get_game_engine(game.engine)
     state = selectors.load_state(game)
-    view = engine.view(state, seat.color)
+    view = engine.view(state, seat.color, history=False)
     my_turn = game.status == Game.Status.ACTIVE and game.to_move == seat.color
     legal = engine.legal_actions(state) if my_turn else []
     own_places = {

@@ -106,7 +106,7 @@ def _view_at(game: Game, seq: int, color: str) -> dict:
         view = None
     if view is None:
         engine = get_game_engine(game.engine)
-        view = engine.view(load_state(game, upto=seq), color)
+        view = engine.view(load_state(game, upto=seq), color, history=False)
         try:
             _shared().set(_shared_key(key), view, timeout=settings.WEC_RENDER_CACHE_SECONDS)
         except Exception:
