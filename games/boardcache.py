@@ -158,12 +158,15 @@ def board_response(
     build_context: Callable[[], dict],
     cacheable: bool,
     status: int = 200,
+    fresh: bool = False,
 ) -> HttpResponse:
     """The board partial plus the record lines the page lacks.  A `cacheable`
     board (no selection, no error) comes from the render cache when there, and
-    goes into it when rendered, with the tail of the record."""
+    goes into it when rendered, with the tail of the record.  A `fresh` one
+    (the answer to the action that made this view version) is not looked for
+    in the cache first."""
     key = board_key(game, seat)
-    cached = _cache().get(key) if cacheable else None
+    cached = _cache().get(key) if cacheable and not fresh else None
     part = None
     if cached is not None:
         html, mode, totals, plain_tail, notation_tail = cached

@@ -29,17 +29,18 @@ def action_hash(prev_hash: str, game_id: int, seq: int, color: str, action) -> s
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def append_action(game, seat, action: dict):
+def append_action(game, seat, action: dict, prev: str | None = None):
     """Append the action numbered `game.seq` to the game's log, chained to the
-    row before it.  The caller holds the game row lock, so no other row for
-    this game can be written in between."""
+    row before it (whose hash the caller may pass as `prev`, read with the
+    game row: services.locked_game).  The caller holds the game row lock, so
+    no other row for this game can be written in between."""
     from .models import GameAction
 
     if game.seq <= 1:
         prev = GENESIS_HASH
-    else:
+    elif prev is None:
         prev = GameAction.objects.filter(game=game, seq=game.seq - 1).values_list("hash", flat=True).first()
-        prev = prev or GENESIS_HASH  # a row written before the chain existed
+    prev = prev or GENESIS_HASH  # a row written before the chain existed
     return GameAction.objects.create(
         game=game,
         seq=game.seq,

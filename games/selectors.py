@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
-from django.db.models import F, Prefetch
+from django.db.models import F, Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from .engine import get_game_engine
@@ -21,17 +21,33 @@ LEVELS = ("ground", "air", "sub")
 
 
 def get_game(game_id: int) -> Game:
-    """The game with its seats (and their users).
+    """The game with its seats (and their users), in one query.
 
-    The seats are read *before* the game row, on purpose: a seat's view
-    version and the game's `seq` change in one transaction, so reading the
-    version first guarantees the state loaded for `game.seq` is at least as
-    new as the version a page is stamped with.  (Read the other way round, a
-    commit landing between the two reads stamped an older board with the newer
-    version, and the doorbell for that version was then ignored by the page.)"""
-    seats = Seat.objects.select_related("user").filter(game_id=game_id).order_by("color")
-    seats._fetch_all()  # evaluated now, before the game row; kept as a QuerySet (.get(), .filter() work)
-    game = Game.objects.get(pk=game_id)
+    The seats and the game row are read together, on purpose: a seat's view
+    version and the game's `seq` change in one transaction, so one snapshot
+    of both guarantees the state loaded for `game.seq` is the one a page is
+    stamped with the version for.  (Read as two queries, a commit landing
+    between them could stamp a board with the wrong version; the two used to
+    be read seats first for that reason.)"""
+    seats = Seat.objects.select_related("user", "game").filter(game_id=game_id).order_by("color")
+    seats._fetch_all()  # kept as an evaluated QuerySet (.get(), .filter() work)
+    if seats._result_cache:
+        game = seats._result_cache[0].game
+    else:  # a game without seats (none today): the row alone
+        game = Game.objects.get(pk=game_id)
+    return with_seats(game, seats)
+
+
+def with_seats(game: Game, seats) -> Game:
+    """`game` with `seats` (a list or an evaluated QuerySet of its seats) as
+    its prefetched `game.seats`, each seat's `.game` being `game` itself: how
+    a service hands the game it has just written to the view that answers
+    (no second read)."""
+    if not isinstance(seats, QuerySet):
+        ordered = Seat.objects.filter(game_id=game.pk).order_by("color")
+        ordered._result_cache = sorted(seats, key=lambda s: s.color)
+        ordered._prefetch_done = True
+        seats = ordered
     for seat in seats:
         seat.game = game
     game._prefetched_objects_cache = {"seats": seats}

@@ -10,19 +10,18 @@ import logging
 import secrets
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import state_store
+from . import doorbells, state_store
 from .engine import get_game_engine
 from .integrity import append_action
 from .models import Color, Game, GameAction, Notification, Seat, other_color
-from .selectors import load_state
+from .selectors import load_state, with_seats
 from .ui import UI_REGISTRY, get_ui
 
 logger = logging.getLogger(__name__)
@@ -98,14 +97,10 @@ def group_name(game_id: int, color: str) -> str:
 
 def broadcast_changed(game_id: int, color: str, version: int) -> None:
     """Tell `color`'s open pages of the game that its view changed (to
-    `version`, that colour's own view version).  Nothing else goes out."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group_name(game_id, color), {"type": "game.changed", "version": version})
-    except Exception:  # a dead socket layer must not break a committed move
-        logger.exception("broadcast for game %s failed", game_id)
+    `version`, that colour's own view version).  Nothing else goes out.
+    Sent by this process's doorbell thread (games.doorbells): the request
+    that rings it does not wait for Redis."""
+    doorbells.ring(group_name(game_id, color), {"type": "game.changed", "version": version})
 
 
 def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | None = None) -> list[str]:
@@ -123,6 +118,7 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
     engine = get_game_engine(game.engine)
     rung = []
     views = {}
+    changed = []
     for seat in seats:
         views[seat.color] = engine.view(state, seat.color, history=False)
         digest = view_digest(game, seats, state, seat.color, view=views[seat.color])
@@ -130,9 +126,13 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
             continue
         seat.version += 1
         seat.view_digest = digest
-        Seat.objects.filter(pk=seat.pk).update(version=seat.version, view_digest=digest)
+        changed.append(seat)
         rung.append(seat.color)
         transaction.on_commit(lambda g=game.pk, c=seat.color, v=seat.version: broadcast_changed(g, c, v))
+    if len(changed) == 1:
+        Seat.objects.filter(pk=changed[0].pk).update(version=changed[0].version, view_digest=changed[0].view_digest)
+    elif changed:  # both seats in one statement
+        Seat.objects.bulk_update(changed, ["version", "view_digest"])
     if views and getattr(game, "_last_action_type", None) == "end_turn":
         # Both colours' views at this Turn boundary, for the highlights of the
         # pages to come (they would otherwise replay the Turn from a snapshot).
@@ -149,15 +149,7 @@ def user_group_name(user_id: int) -> str:
 def broadcast_notification(user_id: int, game_id: int, kind: str) -> None:
     """Tell the user's open pages that a notification arrived: only its kind
     and game number, nothing about the position."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            user_group_name(user_id), {"type": "user.notify", "kind": kind, "game": game_id}
-        )
-    except Exception:
-        logger.exception("notification broadcast to user %s failed", user_id)
+    doorbells.ring(user_group_name(user_id), {"type": "user.notify", "kind": kind, "game": game_id})
 
 
 def lobby_group_name() -> str:
@@ -167,13 +159,7 @@ def lobby_group_name() -> str:
 def broadcast_lobby() -> None:
     """Tell every signed-in lobby page that the open seeks changed (seeks are
     public: the message carries nothing but its type)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(lobby_group_name(), {"type": "lobby.changed"})
-    except Exception:
-        logger.exception("lobby broadcast failed")
+    doorbells.ring(lobby_group_name(), {"type": "lobby.changed"})
 
 
 def _enqueue_email(notification_id: int) -> None:
@@ -628,6 +614,14 @@ def submit_action(
         raise EngineFault(incident) from exc
 
 
+def locked_game(game_id: int) -> Game:
+    """The game row, locked for this transaction (FOR UPDATE), with the hash
+    of its last action row as `last_action_hash` (None before the first), read
+    in the same query: the next row is chained to it (games.integrity)."""
+    last = GameAction.objects.filter(game_id=OuterRef("pk"), seq=OuterRef("seq")).values("hash")[:1]
+    return Game.objects.select_for_update(of=("self",)).annotate(last_action_hash=Subquery(last)).get(pk=game_id)
+
+
 def _submit_action(
     game_id: int, user, action, expected_seq: int | None, expected_version: int | None
 ) -> GameAction:
@@ -643,7 +637,7 @@ def _submit_action(
     action = _validate_action(action)
     with transaction.atomic():
         try:
-            game = Game.objects.select_for_update().get(pk=game_id)
+            game = locked_game(game_id)
         except Game.DoesNotExist:
             raise NotYourGame(_("There is no such game.")) from None
         seats = list(Seat.objects.select_related("user").filter(game=game))
@@ -673,7 +667,7 @@ def _submit_action(
         # bug on our side: submit_action reports it as an EngineFault.
 
         game.seq += 1
-        entry = append_action(game, seat, action)  # hash-chained to the row before
+        entry = append_action(game, seat, action, prev=game.last_action_hash)  # hash-chained to the row before
         game._last_action_type = action.get("type")  # for settle_views (Turn-end views)
         # The current-state row (and a snapshot when due) in this same
         # transaction: the next load reads one row instead of replaying.
@@ -705,11 +699,13 @@ def _submit_action(
                 _notify(game, nxt.user, Notification.Kind.YOUR_TURN)
 
         settle_views(game, seats, new_state, actor_color=seat.color)
+        # The game as written, with its seats (their new view versions): the
+        # view answers from it instead of reading the game again.
+        entry.game = with_seats(game, seats)
         if game.to_move != previous_to_move or not seat.user.is_ai:
             # The AI is woken when the turn passes to it (its own actions inside
             # its turn are made by the running task).
             if not (seat.user and seat.user.is_ai and game.to_move == seat.color):
-                game._prefetched_objects_cache = {"seats": seats}
                 _schedule_ai_if_needed(game)
         return entry
 

@@ -246,31 +246,41 @@ def game_act(request, game_id: int):
     """One action: JSON in `action` or one field per key (see forms.action_from_post),
     with the `version` (the player's own view version) the page showed.
     Anything but one of the player's legal actions is refused with a 4xx and
-    changes nothing."""
-    game, seat = _participant(request, game_id)
+    changes nothing.
+
+    An accepted action is answered from the game the service has just
+    written (its seats carry the new view versions): the game is read once,
+    under its lock, not before and again after (issue 12)."""
     error = None
     status = 200
-    action = None
+    action = entry = None
     try:
         version_text = request.POST.get("version", "")
         expected = int(version_text) if version_text != "" else None
         action = action_from_post(request.POST)
-        services.submit_action(game.pk, request.user, action, expected_version=expected)
+        entry = services.submit_action(game_id, request.user, action, expected_version=expected)
+    except services.NotYourGame:
+        raise Http404 from None  # no such game, or not the player's: as every game page answers
     except services.GameError as exc:
         error, status = exc.message, exc.status
     except ValueError as exc:  # ActionError, or a bad version
         error, status = (str(exc) if isinstance(exc, ActionError) else _("That is not a valid action.")), 400
+    if entry is None:
+        # Refused (rare): the game as it is now, and a stranger still gets a 404.
+        game, seat = _participant(request, game_id)
+    else:
+        game = entry.game
+        seat = selectors.seat_for(game, request.user)  # with its new view version
     if not request.htmx:
         if error:
             return _refused(request, error, status, game.pk)
         return redirect("game_detail", game_id=game.pk)
-    game = selectors.get_game(game.pk)
-    seat = selectors.seat_for(game, request.user)  # with its new view version
     ui = get_ui(game.engine)
     sel = ui.kept_selection(action) if error is None else None
     # Rendered once for this action: a board without selection or error goes
     # into the render cache, where the doorbell's refresh of this same version
-    # (should it come before this answer is swapped in) finds it.
+    # (should it come before this answer is swapped in) finds it.  The
+    # version is new, so the cache is not asked first.
     return boardcache.board_response(
         request,
         game,
@@ -278,6 +288,7 @@ def game_act(request, game_id: int):
         lambda: ui.board_context(request, game, seat, sel=sel, error=error),
         cacheable=sel is None and error is None,
         status=status,
+        fresh=entry is not None,
     )
 
 

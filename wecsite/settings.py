@@ -156,6 +156,11 @@ CHANNEL_LAYERS = {
 # The rendered-board cache (games.boardcache): Redis, so every web process
 # shares what any one of them rendered.  Its own alias, so that nothing else
 # starts using Redis by accident through the default cache.
+# Doorbells (Channels group messages after a commit) are sent by a
+# background thread of each process, so a request does not wait for Redis
+# (games/doorbells.py).  Off under pytest, where tests read the messages
+# right after the call; WEC_DOORBELLS_IN_BACKGROUND=0 turns it off anywhere.
+WEC_DOORBELLS_IN_BACKGROUND = env_bool("WEC_DOORBELLS_IN_BACKGROUND", "pytest" not in sys.modules)
 WEC_RENDER_CACHE = "render"
 WEC_RENDER_CACHE_SECONDS = int(os.environ.get("WEC_RENDER_CACHE_SECONDS", "3600"))
 CACHES = {

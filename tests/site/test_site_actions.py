@@ -373,8 +373,8 @@ def test_badges_and_projectiles(client, sgame, alice, bob, engine, monkeypatch):
     assert 'class="tb b-stun" aria-hidden="true">\u26a12<' in square(page, 9, 9)
     real_view = engine.view
 
-    def view_with_projectiles(state, color):
-        v = real_view(state, color)
+    def view_with_projectiles(state, color, **kw):
+        v = real_view(state, color, **kw)
         if color == "black":
             v["projectiles"] = [
                 {"kind": "sam", "row": 6, "col": 7, "level": "air", "color": "black", "direction": [1, 1]},
