@@ -23,7 +23,7 @@ from html import escape as _escape
 
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, trans_real
 
 from .templatetags.wec_board import (
     article_abbr,
@@ -32,7 +32,6 @@ from .templatetags.wec_board import (
     level_name,
     piece_abbr,
     piece_name,
-    piece_names,
     piece_title,
 )
 from .templatetags.wec_icons import article_icon, piece_icon
@@ -69,11 +68,19 @@ def _bt(words: _Words, msgid: str, **values) -> str:
 
 
 class _Words:
-    """The fixed strings and names of one render, translated once each."""
+    """The fixed strings, names and repeated fragments of the board in one
+    language, translated and built once each.  Kept per language between
+    renders (`_words()`): a board's 300 bands and 100 Square labels repeat
+    the same few dozen strings, and most Squares are empty."""
+
+    LIMIT = 4096  # entries per memo before it is emptied (made-up views could grow one)
 
     def __init__(self):
         self._tr = {}
         self._names = {}
+        self.labels: dict = {}  # (msgid, values) -> `{% blocktranslate %}` output
+        self.tokens: dict = {}  # piece keys -> tokens.html output
+        self.squares: dict = {}  # a Square's _square_sig -> its HTML
         # `{% translate "..." %}` of a literal: the translation as is (a
         # literal in a template is safe text, so the tag does not escape it).
         self.board_default = gettext("Board, seen from your side")
@@ -97,6 +104,64 @@ class _Words:
 
     def level(self, level) -> str:
         return self.name(level_name, level)
+
+    def label_at(self, msgid: str, r, c, level=None, kinds: tuple | None = None) -> str:
+        """`_bt(msgid, r=r, c=c[, level=level's name][, pieces=names])` for a
+        Square's coordinates, memoised (`kinds`: the pieces' types)."""
+        key = (msgid, r, c, level, kinds)
+        out = self.labels.get(key)
+        if out is None:
+            values = {"r": r, "c": c}
+            if level is not None:
+                values["level"] = level_name(level)
+            if kinds is not None:
+                values["pieces"] = ", ".join(str(piece_name(k)) for k in kinds)
+            if len(self.labels) > self.LIMIT:
+                self.labels.clear()
+            out = self.labels[key] = _bt(self, msgid, **values)
+        return out
+
+
+_WORDS: dict = {}
+
+
+def _words() -> _Words:
+    """The active language's _Words (a new catalogue object, as tests may
+    make, gets new ones)."""
+    key = (get_language(), id(trans_real.catalog()))
+    words = _WORDS.get(key)
+    if words is None:
+        if len(_WORDS) > 32:
+            _WORDS.clear()
+        words = _WORDS[key] = _Words()
+    return words
+
+
+def _piece_key(p) -> tuple:
+    """Everything tokens.html reads of one piece (its tooltip included)."""
+    return (
+        p.get("type"),
+        p.get("color"),
+        p.get("hand") or None,
+        p.get("level") or "ground",
+        bool(p.get("stun")),
+        tuple(p.get("articles") or ()),
+        tuple((b.get("cls"), b.get("text"), str(b.get("title", ""))) for b in p.get("badges") or ()),
+    )
+
+
+def _tokens_memo(pieces, words: _Words) -> str:
+    """_tokens, memoised per language by what the pieces show."""
+    try:
+        key = tuple(_piece_key(p) for p in pieces)
+        out = words.tokens.get(key)
+    except TypeError:  # an unhashable value in a made-up view: no memo
+        return _tokens(pieces, words)
+    if out is None:
+        if len(words.tokens) > words.LIMIT:
+            words.tokens.clear()
+        out = words.tokens[key] = _tokens(pieces, words)
+    return out
 
 
 def _tokens(pieces, words: _Words) -> str:
@@ -150,8 +215,7 @@ def _band(sq, band, ctx, words: _Words) -> str:
                 f'data-confirm-yes="{words.fire_anyway}"'
             )
         if ctx["mode"] == "move":
-            label = 'aria-label="' + _bt(words, "Move here: %(r)s,%(c)s %(level)s", r=r, c=c,
-                                            level=level_name(level)) + '"'
+            label = 'aria-label="' + words.label_at("Move here: %(r)s,%(c)s %(level)s", r, c, level) + '"'
         else:
             text = _e(_attr(single, "label"))
             label = f'aria-label="{text}" title="{text}"'
@@ -161,33 +225,33 @@ def _band(sq, band, ctx, words: _Words) -> str:
             f'{ctx["csrf"]}\n            '
             f'<input type="hidden" name="action" value="{_e(_attr(single, "action_json"))}">\n            '
             f'<input type="hidden" name="version" value="{ctx["version"]}">\n            '
-            f'<button type="submit" class="cell-btn target-btn" data-target="{key}" {label}>{_tokens(pieces or (), words)}'
+            f'<button type="submit" class="cell-btn target-btn" data-target="{key}" {label}>{_tokens_memo(pieces or (), words)}'
             f'{"" if pieces else _DOT}</button>\n          </form>\n          '
         )
     elif choices:
         if ctx["mode"] == "move":
-            label = _bt(words, "Move here (choose how): %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
+            label = words.label_at("Move here (choose how): %(r)s,%(c)s %(level)s", r, c, level)
         else:
-            label = _bt(words, "Here (choose how): %(r)s,%(c)s %(level)s", r=r, c=c, level=level_name(level))
+            label = words.label_at("Here (choose how): %(r)s,%(c)s %(level)s", r, c, level)
         out.append(
             f'\n          <button type="button" class="cell-btn target-btn" data-target="{key}" '
             f'hx-get="{ctx["board_url"]}?{ctx["sel_query"]}&amp;to={key}" hx-target="#board" hx-swap="outerHTML" '
-            f'aria-label="{label}">{_tokens(pieces or (), words)}{"" if pieces else _DOT}</button>\n          '
+            f'aria-label="{label}">{_tokens_memo(pieces or (), words)}{"" if pieces else _DOT}</button>\n          '
         )
     elif band.get("selectable"):
         selected = band.get("selected")
-        label = _bt(
-            words, "Your piece at %(r)s,%(c)s %(level)s: %(pieces)s", r=r, c=c, level=level_name(level),
-            pieces=piece_names(pieces),
+        label = words.label_at(
+            "Your piece at %(r)s,%(c)s %(level)s: %(pieces)s", r, c, level,
+            tuple(p.get("type") for p in pieces or ()),
         )
         out.append(
             f'\n          <button type="button" class="cell-btn piece-btn" data-place="{key}" '
             f'hx-get="{ctx["board_url"]}?sel={"" if selected else key}" hx-target="#board" hx-swap="outerHTML" '
             f'aria-pressed="{"true" if selected else "false"}" aria-label="{label}">'
-            f"{_tokens(pieces or (), words)}</button>\n          "
+            f"{_tokens_memo(pieces or (), words)}</button>\n          "
         )
     elif pieces:
-        out.append(f'\n          <span class="cell-static">{_tokens(pieces, words)}</span>\n          ')
+        out.append(f'\n          <span class="cell-static">{_tokens_memo(pieces, words)}</span>\n          ')
     out.append("\n        </div>\n        ")
     return "".join(out)
 
@@ -195,7 +259,60 @@ def _band(sq, band, ctx, words: _Words) -> str:
 _DOT = '<span class="dot" aria-hidden="true">●</span>'
 
 
+def _square_sig(sq, ctx):
+    """Everything a Square's HTML depends on, for a Square without targets
+    (no forms or choice buttons: their actions, URLs, version and token are
+    not in it); None for one with targets."""
+    g = sq.get
+    if g("is_target"):
+        return None
+    bands = []
+    url = None
+    for b in g("bands") or ():
+        bg = b.get
+        if bg("choices") or bg("single"):
+            return None
+        pieces, projs = bg("pieces"), bg("projectiles")
+        selectable = bool(bg("selectable"))
+        if selectable:
+            url = ctx["board_url"]
+        bands.append((
+            bg("level"),
+            bg("key"),
+            tuple(_piece_key(p) for p in pieces) if pieces else (),
+            bool(bg("selected")),
+            selectable,
+            tuple((str(pr.get("title")), bool(pr.get("own")), pr.get("kind"), pr.get("glyph")) for pr in projs)
+            if projs else (),
+        ))
+    return (
+        sq["row"], sq["col"], bool(g("dark")), bool(g("hl_enemy")), bool(g("hl_own")), bool(g("hl_learn")),
+        tuple((w.get("color"), w.get("type")) for w in g("reinf") or ()),
+        tuple(a.get("type") for a in g("articles") or ()),
+        tuple((m.get("type"), m.get("level")) for m in g("markers") or ()),
+        tuple(bands), url,
+    )
+
+
 def _square(sq, ctx, words: _Words) -> str:
+    """One Square; one without targets (nearly all of them) from the
+    language's memo of Squares, keyed by everything it shows, so a board
+    after an action builds only the Squares that changed."""
+    try:
+        sig = _square_sig(sq, ctx)
+        out = words.squares.get(sig) if sig is not None else None
+    except TypeError:  # an unhashable value in a made-up view: no memo
+        return _render_square(sq, ctx, words)
+    if out is None:
+        out = _render_square(sq, ctx, words)
+        if sig is not None:
+            if len(words.squares) > words.LIMIT:
+                words.squares.clear()
+            words.squares[sig] = out
+    return out
+
+
+def _render_square(sq, ctx, words: _Words) -> str:
     r, c = sq["row"], sq["col"]
     cls = "sq dark" if sq.get("dark") else "sq light"
     if sq.get("is_target"):
@@ -206,7 +323,7 @@ def _square(sq, ctx, words: _Words) -> str:
         cls += " hl-own"
     if sq.get("hl_learn"):
         cls += " hl-learn"
-    label = _bt(words, "Square %(r)s,%(c)s", r=r, c=c)
+    label = words.label_at("Square %(r)s,%(c)s", r, c)
     if sq.get("hl_enemy"):
         label += ", " + words.enemy_changed
     if sq.get("hl_own"):
@@ -272,7 +389,7 @@ def render_grid(context) -> SafeString:
         "version": _e(getattr(seat, "version", "")) if seat is not None else "",
         "csrf": csrf,
     }
-    words = _Words()
+    words = _words()
     label = get("board_label")
     out = [
         f'\n  <div class="board board-{_e(get("color") or "")}" role="grid" '

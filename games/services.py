@@ -614,6 +614,13 @@ def submit_action(
         raise EngineFault(incident) from exc
 
 
+def _note_action(game: Game, seq: int, kind: str, color: str) -> None:
+    """After commit: the highlights' Turn ends follow from the last ones (games.takeback)."""
+    from .takeback import note_action
+
+    note_action(game, seq, kind, color)
+
+
 def locked_game(game_id: int) -> Game:
     """The game row, locked for this transaction (FOR UPDATE), with the hash
     of its last action row as `last_action_hash` (None before the first), read
@@ -668,7 +675,9 @@ def _submit_action(
 
         game.seq += 1
         entry = append_action(game, seat, action, prev=game.last_action_hash)  # hash-chained to the row before
-        game._last_action_type = action.get("type")  # for settle_views (Turn-end views)
+        kind = action.get("type")
+        game._last_action_type = kind  # for settle_views (Turn-end views)
+        transaction.on_commit(lambda g=game, s=game.seq, k=kind, c=seat.color: _note_action(g, s, k, c))
         # The current-state row (and a snapshot when due) in this same
         # transaction: the next load reads one row instead of replaying.
         state_store.save_state(game, new_state, turns_before=engine.turn_count(state))

@@ -134,16 +134,36 @@ def place_key(place) -> str:
     return f"{place[0]}-{place[1]}-{place[2]}"
 
 
+# Per colour: the rows and columns in screen order and each Square's fixed
+# parts (row, col, dark, its three places' keys), worked out once.
+_LAYOUT: dict[str, tuple] = {}
+
+
+def _layout(color: str) -> tuple:
+    out = _LAYOUT.get(color)
+    if out is None:
+        rows = list(range(10, 0, -1)) if color == "black" else list(range(1, 11))
+        cols = list(range(1, 11)) if color == "black" else list(range(10, 0, -1))
+        squares = [
+            [(r, c, (r + c) % 2 == 0, tuple((level, (r, c, level), place_key((r, c, level))) for level in BAND_ORDER))
+             for c in cols]
+            for r in rows
+        ]
+        out = _LAYOUT[color] = (rows, cols, squares)
+    return out
+
+
 def build_board(view: dict, color: str, options: MoveOptions | None = None, can_select: bool = False):
-    rows = list(range(10, 0, -1)) if color == "black" else list(range(1, 11))
-    cols = list(range(1, 11)) if color == "black" else list(range(10, 0, -1))
+    rows, cols, layout = _layout(color)
     by_square: dict[tuple[int, int], dict] = {}
 
     def square(r, c):
-        return by_square.setdefault(
-            (r, c),
-            {"pieces": {lvl: [] for lvl in LEVELS}, "articles": [], "markers": [], "projectiles": [], "reinf": []},
-        )
+        data = by_square.get((r, c))
+        if data is None:
+            data = by_square[(r, c)] = {
+                "pieces": {lvl: [] for lvl in LEVELS}, "articles": [], "markers": [], "projectiles": [], "reinf": []
+            }
+        return data
 
     for piece in view.get("pieces", []):
         r, c = piece.get("row"), piece.get("col")
@@ -173,40 +193,54 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
     origin = options.origin if options else None
     targets = options.targets if options else {}
     grid = []
-    for r in rows:
+    for r, line_layout in zip(rows, layout, strict=True):
         line = []
-        for c in cols:
-            data = by_square.get((r, c)) or {
-                "pieces": {}, "articles": [], "markers": [], "projectiles": [], "reinf": []
-            }
+        for _r, c, dark, places in line_layout:
+            data = by_square.get((r, c))
+            if data is None:
+                # Nothing on it: three bare bands (targets and the selection
+                # can still fall on an empty place).
+                bands = []
+                for level, place, key in places:
+                    choices = targets.get(place, []) if targets else []
+                    bands.append({
+                        "level": level, "pieces": [], "key": key, "selectable": False,
+                        "selected": origin == place, "choices": choices,
+                        "single": choices[0] if len(choices) == 1 else None, "projectiles": [],
+                    })
+                line.append({
+                    "row": r, "col": c, "dark": dark, "bands": bands, "articles": [], "markers": [], "reinf": [],
+                    "is_target": bool(targets) and any(b["choices"] for b in bands),
+                })
+                continue
+            pieces_at, projectiles = data["pieces"], data["projectiles"]
             bands = []
-            for level in BAND_ORDER:
-                pieces = data["pieces"].get(level, [])
-                place = (r, c, level)
-                choices = targets.get(place, [])
+            for level, place, key in places:
+                pieces = pieces_at.get(level, [])
+                choices = targets.get(place, []) if targets else []
                 bands.append(
                     {
                         "level": level,
                         "pieces": pieces,
-                        "key": place_key(place),
+                        "key": key,
                         "selectable": can_select and any(p["own"] for p in pieces),
                         "selected": origin == place,
                         "choices": choices,
                         "single": choices[0] if len(choices) == 1 else None,
-                        "projectiles": [p for p in data["projectiles"] if p["level"] == level],
+                        "projectiles": [p for p in projectiles if p["level"] == level] if projectiles else [],
                     }
                 )
             line.append(
                 {
                     "row": r,
                     "col": c,
-                    "dark": (r + c) % 2 == 0,
+                    "dark": dark,
                     "bands": bands,
                     "articles": data["articles"],
                     "markers": data["markers"],
                     "reinf": data["reinf"],
-                    "is_target": any(b["choices"] for b in bands),
+                    "is_target": bool(targets) and any(b["choices"] for b in bands),
                 }
             )
         grid.append({"row": r, "squares": line})
-    return {"grid": grid, "cols": cols, "rows": rows, "mode": options.kind if options else "move"}
+    return {"grid": grid, "cols": list(cols), "rows": list(rows), "mode": options.kind if options else "move"}

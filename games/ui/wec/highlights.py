@@ -73,10 +73,33 @@ def _shared():
     return caches[settings.WEC_RENDER_CACHE]
 
 
+# The squares maps (_squares) of the kept views, under the same keys.
+_SQUARES: dict[tuple, dict] = {}
+
+
 def _keep(key: tuple, view: dict) -> None:
     if len(_VIEWS) >= 256:
+        _SQUARES.pop(next(iter(_VIEWS)), None)
         _VIEWS.pop(next(iter(_VIEWS)))
     _VIEWS[key] = view
+    _SQUARES.pop(key, None)
+
+
+def _kept_squares(game: Game, seq: int, color: str) -> dict:
+    """_squares of the view at a Turn boundary, worked out once per process."""
+    key = _view_key(game, seq, color)
+    out = _SQUARES.get(key) if key in _VIEWS else None  # only beside its kept view
+    if out is None:
+        out = _squares(_view_at(game, seq, color))
+        if key in _VIEWS:
+            _SQUARES[key] = out
+    return out
+
+
+def _changed(a: dict, b: dict) -> set[tuple[int, int]]:
+    """changed_squares for two squares maps."""
+    empty = Counter()
+    return {sq for sq in set(a) | set(b) if a.get(sq, empty) != b.get(sq, empty)}
 
 
 def remember_views(game: Game, seq: int, views: dict[str, dict]) -> None:
@@ -129,14 +152,18 @@ def for_player(game: Game, color: str, view: dict) -> dict:
     theirs = next((seq for seq, c in ends if c != color), None)
     out = dict(empty)
     turn_start, at_start = (mine or 0), None
+    now = None  # _squares(view), made once
     if theirs is not None and (mine is None or theirs > mine):
-        before = _view_at(game, mine or 0, color)
-        at_start = view if game.seq == theirs else _view_at(game, theirs, color)
-        out["enemy"] = changed_squares(before, at_start)
+        before = _kept_squares(game, mine or 0, color)
+        if game.seq == theirs:
+            at_start = now = _squares(view)
+        else:
+            at_start = _kept_squares(game, theirs, color)
+        out["enemy"] = _changed(before, at_start)
         turn_start = theirs
     if game.to_move == color and game.seq > turn_start:
-        at_start = at_start or _view_at(game, turn_start, color)
-        out["own"] = changed_squares(at_start, view)
+        at_start = at_start if at_start is not None else _kept_squares(game, turn_start, color)
+        out["own"] = _changed(at_start, now if now is not None else _squares(view))
     out["enemy_count"], out["own_count"] = len(out["enemy"]), len(out["own"])
     return out
 
