@@ -19,6 +19,8 @@ in both (the test fails until it is).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from html import escape as _escape
 
 from django.utils.html import conditional_escape
@@ -68,12 +70,18 @@ def _bt(words: _Words, msgid: str, **values) -> str:
 
 
 class _Words:
-    """The fixed strings, names and repeated fragments of the board in one
-    language, translated and built once each.  Kept per language between
-    renders (`_words()`): a board's 300 bands and 100 Square labels repeat
-    the same few dozen strings, and most Squares are empty."""
+    """The fixed strings, names and repeated fragments of one player's board
+    in one language, translated and built once each and kept between renders
+    (`_words()`): a board's 300 bands and 100 Square labels repeat the same
+    few dozen strings, and an action changes only a few Squares, so a board
+    after it builds only those.
 
-    LIMIT = 4096  # entries per memo before it is emptied (made-up views could grow one)
+    Kept per game and colour (the memos of rendered Squares, tokens and
+    labels hold only what that player's own boards showed), so whether a
+    Square is already built, and so a render's time, depends on nothing but
+    that player's own view history."""
+
+    LIMIT = 500  # entries per memo before it is emptied (a board has 100 Squares)
 
     def __init__(self):
         self._tr = {}
@@ -122,18 +130,23 @@ class _Words:
         return out
 
 
-_WORDS: dict = {}
+_WORDS: OrderedDict = OrderedDict()
+_WORDS_KEPT = 32  # players' boards whose memos a process keeps
+_words_lock = threading.Lock()
 
 
-def _words() -> _Words:
-    """The active language's _Words (a new catalogue object, as tests may
-    make, gets new ones)."""
-    key = (get_language(), id(trans_real.catalog()))
-    words = _WORDS.get(key)
-    if words is None:
-        if len(_WORDS) > 32:
-            _WORDS.clear()
-        words = _WORDS[key] = _Words()
+def _words(owner=None) -> _Words:
+    """The _Words of `owner` (game id, game created, colour) in the active
+    language (a new catalogue object, as tests may make, gets new ones)."""
+    key = (get_language(), id(trans_real.catalog()), owner)
+    with _words_lock:
+        words = _WORDS.get(key)
+        if words is None:
+            words = _WORDS[key] = _Words()
+            while len(_WORDS) > _WORDS_KEPT:
+                _WORDS.popitem(last=False)
+        else:
+            _WORDS.move_to_end(key)
     return words
 
 
@@ -389,7 +402,9 @@ def render_grid(context) -> SafeString:
         "version": _e(getattr(seat, "version", "")) if seat is not None else "",
         "csrf": csrf,
     }
-    words = _words()
+    game = get("game")
+    owner = (game.pk, str(game.created), get("color")) if getattr(game, "pk", None) is not None else None
+    words = _words(owner)
     label = get("board_label")
     out = [
         f'\n  <div class="board board-{_e(get("color") or "")}" role="grid" '

@@ -614,11 +614,17 @@ def submit_action(
         raise EngineFault(incident) from exc
 
 
-def _note_action(game: Game, seq: int, kind: str, color: str) -> None:
-    """After commit: the highlights' Turn ends follow from the last ones (games.takeback)."""
-    from .takeback import note_action
-
-    note_action(game, seq, kind, color)
+def _carry_turn_ends(game: Game, seats: list[Seat], rung: list[str], kind: str, actor: str) -> None:
+    """After commit: each rung colour's Turn ends (for its highlights) follow
+    from those of its previous view version (games.ui.wec.highlights.carry_ends)."""
+    carry_ends = getattr(get_ui(game.engine), "carry_ends", None)  # a game whose board highlights Turns
+    if carry_ends is None or kind == state_store.WITHDRAW:
+        return
+    for seat in seats:
+        if seat.color in rung:
+            transaction.on_commit(
+                lambda c=seat.color, v=seat.version, s=game.seq: carry_ends(game, c, v, s, kind, actor)
+            )
 
 
 def locked_game(game_id: int) -> Game:
@@ -675,9 +681,7 @@ def _submit_action(
 
         game.seq += 1
         entry = append_action(game, seat, action, prev=game.last_action_hash)  # hash-chained to the row before
-        kind = action.get("type")
-        game._last_action_type = kind  # for settle_views (Turn-end views)
-        transaction.on_commit(lambda g=game, s=game.seq, k=kind, c=seat.color: _note_action(g, s, k, c))
+        game._last_action_type = action.get("type")  # for settle_views (Turn-end views)
         # The current-state row (and a snapshot when due) in this same
         # transaction: the next load reads one row instead of replaying.
         state_store.save_state(game, new_state, turns_before=engine.turn_count(state))
@@ -707,7 +711,8 @@ def _submit_action(
             if nxt is not None:
                 _notify(game, nxt.user, Notification.Kind.YOUR_TURN)
 
-        settle_views(game, seats, new_state, actor_color=seat.color)
+        rung = settle_views(game, seats, new_state, actor_color=seat.color)
+        _carry_turn_ends(game, seats, rung, action.get("type"), seat.color)
         # The game as written, with its seats (their new view versions): the
         # view answers from it instead of reading the game again.
         entry.game = with_seats(game, seats)

@@ -77,6 +77,10 @@ def clear_caches() -> None:
         _turns.clear()
 
 
+# How many records before the first one asked for a read brings along.
+READ_AHEAD = 8
+
+
 class _RecordSource:
     """Where one loaded state's first `count` Turn records come from: this
     process's cache of records, else their GameTurn rows, read only when the
@@ -109,15 +113,20 @@ class _RecordSource:
                             self.have[i] = known[i]
             missing = [i for i in missing if i not in self.have]
         if missing:
-            low, high = missing[0], missing[-1]
+            # A few records before the first one asked for come along: the
+            # record's tail is asked for in pieces (the last line, the last
+            # few), and one read serves them all.
+            low, high = max(0, missing[0] - READ_AHEAD), missing[-1]
             rows = GameTurn.objects.filter(
                 game_id=self.game_id, game__history_epoch=self.epoch, number__gt=low, number__lte=high + 1
             ).values_list("number", "entry")
             fetched = {number - 1: entry for number, entry in rows}
-            if any(i not in fetched for i in missing):
+            if any(i not in fetched for i in range(low, high + 1)):
                 raise LookupError(
                     f"game {self.game_id}: Turn records {low + 1}..{high + 1} of epoch {self.epoch} are not stored"
                 )
+            # Those this source holds already are the same records (committed, one epoch).
+            fetched = {i: r for i, r in fetched.items() if i not in self.have}
             self.have.update(fetched)
             if self.share:
                 _share_records(self.game_id, self.epoch, fetched)

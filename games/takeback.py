@@ -26,8 +26,6 @@ opponent sees the position go back, which tells it nothing it had not seen.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -220,53 +218,9 @@ def has_withdrawals(game: Game) -> bool:
     return GameAction.objects.filter(game=game, action__type=WITHDRAW).exists()
 
 
-# The last two Turn ends of a game after each action number (what the
-# highlights ask on every board render), per process: the log is append-only,
-# so they never change for a given (game, action number), and the answer for
-# a new action follows from the one before unless it is a withdrawal
-# (services notes each action: `note_action`).
-_ENDS: OrderedDict[tuple, list[tuple[int, str]]] = OrderedDict()
-_ENDS_LIMIT = 2048
-_ends_lock = threading.Lock()
-
-
-def _ends_key(game: Game, seq: int) -> tuple:
-    return (game.pk, str(game.created), seq)
-
-
-def _keep_ends(key: tuple, ends: list[tuple[int, str]]) -> None:
-    with _ends_lock:
-        _ENDS[key] = ends
-        _ENDS.move_to_end(key)
-        while len(_ENDS) > _ENDS_LIMIT:
-            _ENDS.popitem(last=False)
-
-
-def note_action(game: Game, seq: int, kind: str, color: str) -> None:
-    """After commit of action `seq` (of type `kind`, by `color`): the last two
-    Turn ends after it, from those before it when this process knows them."""
-    before = _ENDS.get(_ends_key(game, seq - 1))
-    if before is None or kind == WITHDRAW:
-        return
-    _keep_ends(_ends_key(game, seq), (before + [(seq, color)])[-2:] if kind == "end_turn" else before)
-
-
 def turn_ends(game: Game, last: int | None = None) -> list[tuple[int, str]]:
     """(seq, colour) of the end_turn actions still in effect, oldest first
     (only the `last` ones when given)."""
-    if last == 2:
-        key = _ends_key(game, game.seq)
-        hit = _ENDS.get(key)
-        if hit is not None:
-            return list(hit)
-        ends = _turn_ends(game, 2)
-        if not transaction.get_connection().in_atomic_block:  # committed rows only
-            _keep_ends(key, list(ends))
-        return ends
-    return _turn_ends(game, last)
-
-
-def _turn_ends(game: Game, last: int | None) -> list[tuple[int, str]]:
     if game.competitive or not has_withdrawals(game):  # the common case: one query
         rows = GameAction.objects.filter(game=game, action__type="end_turn")
         if last is not None:

@@ -79,9 +79,6 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-if os.environ.get("WEC_PROFILE_OUT"):
-    MIDDLEWARE.insert(0, "wecprof.ProfileMiddleware")
-
 ROOT_URLCONF = "wecsite.urls"
 
 TEMPLATES = [

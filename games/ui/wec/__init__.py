@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from games import game_options as OPTIONS  # noqa: N812 (the options form, as GameUI names it)
 
 from .context import board_context, board_params, kept_selection, review_context, watch_context
+from .highlights import carry_ends
 
 NAME = "wec"
 LABEL = _("Weaponized Chess")
@@ -33,6 +34,7 @@ __all__ = [
     "actor",
     "board_context",
     "board_params",
+    "carry_ends",
     "engine_options",
     "kept_selection",
     "plain_words",

@@ -60,7 +60,7 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
             options = selectors.move_options(game, seat.color, *sel, state=state, view=view, legal=legal)
         panel = panels.action_panel(legal, view, seat.color, sel)
     board = build_board(view, seat.color, options=options, can_select=my_turn)
-    hl = highlights.for_player(game, seat.color, view)
+    hl = highlights.for_player(game, seat.color, view, version=getattr(seat, "version", None))
     highlights.mark(board, hl)
     choice = None
     if options and to is not None and to in options.targets:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 
 from django.conf import settings
 from django.core.cache import caches
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.engine import get_game_engine
@@ -138,16 +140,63 @@ def _view_at(game: Game, seq: int, color: str) -> dict:
     return view
 
 
-def for_player(game: Game, color: str, view: dict) -> dict:
+# The last two Turn ends as one colour's view version shows them, per
+# process: (game, created, colour, version) -> [(seq, colour)].  A Turn end
+# changes both players' views (the side to move changes) and a granted undo
+# starts a new record epoch (in every view digest), so they are fixed for a
+# view version; keyed by the player's own version, whether they are known
+# here depends on nothing but that player's own view history.
+_ENDS: OrderedDict[tuple, list] = OrderedDict()
+_ENDS_LIMIT = 2048
+_ends_lock = threading.Lock()
+
+
+def _ends_key(game: Game, color: str, version: int) -> tuple:
+    return (game.pk, str(game.created), color, version)
+
+
+def _keep_ends(key: tuple, ends: list) -> None:
+    with _ends_lock:
+        _ENDS[key] = ends
+        _ENDS.move_to_end(key)
+        while len(_ENDS) > _ENDS_LIMIT:
+            _ENDS.popitem(last=False)
+
+
+def _last_ends(game: Game, color: str, version: int | None) -> list:
+    """The last two Turn ends still in effect, oldest first."""
+    from games.takeback import turn_ends
+
+    key = _ends_key(game, color, version) if version is not None else None
+    hit = _ENDS.get(key) if key is not None else None
+    if hit is not None:
+        return list(hit)
+    # The Turns still in effect (a granted undo in a friendly game cancels some).
+    ends = turn_ends(game, last=2)
+    if key is not None and not transaction.get_connection().in_atomic_block:  # committed rows only
+        _keep_ends(key, list(ends))
+    return ends
+
+
+def carry_ends(game: Game, color: str, version: int, seq: int, kind: str | None, actor: str) -> None:
+    """After commit of the action `seq` (of type `kind`, by `actor`, not a
+    withdrawal), which moved `color`'s view to `version`: its Turn ends follow
+    from those of its version before, when this process knows them."""
+    before = _ENDS.get(_ends_key(game, color, version - 1))
+    if before is None or kind is None:
+        return
+    after = (list(before) + [(seq, actor)])[-2:] if kind == "end_turn" else list(before)
+    _keep_ends(_ends_key(game, color, version), after)
+
+
+def for_player(game: Game, color: str, view: dict, version: int | None = None) -> dict:
     """{"enemy": squares changed by the enemy's last Turn, "own": squares
-    changed by the player's actions this Turn (only while it is their turn)}."""
+    changed by the player's actions this Turn (only while it is their turn)}.
+    `version` (the player's view version) lets the Turn ends be kept."""
     empty = {"enemy": set(), "own": set(), "enemy_count": 0, "own_count": 0}
     if game.status != Game.Status.ACTIVE or not game.seq:
         return empty
-    from games.takeback import turn_ends
-
-    # The Turns still in effect (a granted undo in a friendly game cancels some).
-    ends = turn_ends(game, last=2)[::-1]
+    ends = _last_ends(game, color, version)[::-1]
     mine = next((seq for seq, c in ends if c == color), None)
     theirs = next((seq for seq, c in ends if c != color), None)
     out = dict(empty)
