@@ -12,8 +12,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import DatabaseError, transaction
-from django.db.models import OuterRef, Subquery
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,7 +20,7 @@ from . import doorbells, state_store
 from .engine import get_game_engine
 from .integrity import append_action
 from .models import Color, Game, GameAction, Notification, Seat, other_color
-from .selectors import load_state, with_seats
+from .selectors import load_state, seats_with_users, with_seats
 from .ui import UI_REGISTRY, get_ui
 
 logger = logging.getLogger(__name__)
@@ -129,10 +128,14 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
         changed.append(seat)
         rung.append(seat.color)
         transaction.on_commit(lambda g=game.pk, c=seat.color, v=seat.version: broadcast_changed(g, c, v))
-    if len(changed) == 1:
-        Seat.objects.filter(pk=changed[0].pk).update(version=changed[0].version, view_digest=changed[0].view_digest)
-    elif changed:  # both seats in one statement
-        Seat.objects.bulk_update(changed, ["version", "view_digest"])
+    if changed:  # one statement for both seats (written out: the ORM's bulk_update cost ten times as much CPU)
+        values = ", ".join(["(%s, %s, %s)"] * len(changed))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {Seat._meta.db_table} AS s SET version = v.version, view_digest = v.digest "
+                f"FROM (VALUES {values}) AS v(id, version, digest) WHERE s.id = v.id",
+                [x for seat in changed for x in (seat.pk, seat.version, seat.view_digest)],
+            )
     if views and getattr(game, "_last_action_type", None) == "end_turn":
         # Both colours' views at this Turn boundary, for the highlights of the
         # pages to come (they would otherwise replay the Turn from a snapshot).
@@ -630,9 +633,19 @@ def _carry_turn_ends(game: Game, seats: list[Seat], rung: list[str], kind: str, 
 def locked_game(game_id: int) -> Game:
     """The game row, locked for this transaction (FOR UPDATE), with the hash
     of its last action row as `last_action_hash` (None before the first), read
-    in the same query: the next row is chained to it (games.integrity)."""
-    last = GameAction.objects.filter(game_id=OuterRef("pk"), seq=OuterRef("seq")).values("hash")[:1]
-    return Game.objects.select_for_update(of=("self",)).annotate(last_action_hash=Subquery(last)).get(pk=game_id)
+    in the same statement: the next row is chained to it (games.integrity).
+    Written out (a raw query): the ORM's select_for_update with a subquery
+    cost three times as much CPU as the statement."""
+    found = list(Game.objects.raw(_LOCK_SQL, [game_id]))
+    if not found:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return found[0]
+
+
+_LOCK_SQL = (
+    f"SELECT g.*, (SELECT a.hash FROM {GameAction._meta.db_table} a WHERE a.game_id = g.id AND a.seq = g.seq) "
+    f"AS last_action_hash FROM {Game._meta.db_table} g WHERE g.id = %s FOR UPDATE OF g"
+)
 
 
 def _submit_action(
@@ -653,7 +666,7 @@ def _submit_action(
             game = locked_game(game_id)
         except Game.DoesNotExist:
             raise NotYourGame(_("There is no such game.")) from None
-        seats = list(Seat.objects.select_related("user").filter(game=game))
+        seats = seats_with_users(game.pk)
         seat = next((s for s in seats if user is not None and s.user_id == getattr(user, "pk", None)), None)
         if seat is None:
             raise NotYourGame(_("You are not playing in this game."))
@@ -857,7 +870,13 @@ def mark_notifications_read(user, game_id: int | None = None) -> int:
     """Mark the user's unread notifications read (those of one game, or all)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return 0
-    qs = Notification.objects.filter(user=user, read=False)
     if game_id is not None:
-        qs = qs.filter(game_id=game_id)
-    return qs.update(read=True)
+        # On every board fetch: written out (the ORM's UPDATE cost more CPU than the statement).
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {Notification._meta.db_table} SET read = true "
+                "WHERE user_id = %s AND game_id = %s AND NOT read",
+                [user.pk, game_id],
+            )
+            return cursor.rowcount
+    return Notification.objects.filter(user=user, read=False).update(read=True)

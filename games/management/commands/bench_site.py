@@ -258,7 +258,15 @@ class Command(BaseCommand):
                     # (submit() kept the mover's X-Wec-History up to date)
                     done = time.perf_counter()
                     # The opponent's page: on its ring (sure when the turn passed), fetch the board.
-                    msg = sockets[other].recv(5 if action["type"] == "end_turn" else 0.002)
+                    wait = 5 if action["type"] == "end_turn" else 0.002
+                    until = time.perf_counter() + wait
+                    msg = sockets[other].recv(wait)
+                    # Like the page, a ring for the version it already shows is
+                    # passed over (doorbells go out after commit, beside the
+                    # answer, so one may come a little after the answer).
+                    while (msg and msg.get("type") == "changed" and msg["version"] == g.shown.get(other)
+                           and time.perf_counter() < until):
+                        msg = sockets[other].recv(max(0.001, until - time.perf_counter()))
                     if msg and msg.get("type") == "changed" and msg["version"] != g.shown.get(other):
                         hh = g.players[other].headers()
                         if g.history.get(other):
