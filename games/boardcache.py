@@ -13,6 +13,7 @@ goes into the other colour's key, so the cache cannot leak across sides.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 
@@ -24,7 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from . import selectors
+from . import doorbells, selectors
 from .ui import get_ui
 
 # Stands for the CSRF token in a cached board; never a valid token itself.
@@ -34,6 +35,10 @@ HISTORY_TEMPLATE = "games/partials/history.html"
 
 def _cache():
     return caches[settings.WEC_RENDER_CACHE]
+
+
+def _store(key: str, value) -> None:
+    _cache().set(key, value, timeout=settings.WEC_RENDER_CACHE_SECONDS)
 
 
 def board_key(game, seat) -> str:
@@ -185,10 +190,17 @@ def board_response(
                 html,
                 history_mode(game),
                 (len(history["plain"]), len(history["notation"])),
-                history["plain"][-TAIL:],
-                history["notation"][-TAIL:],
+                list(history["plain"][-TAIL:]),
+                list(history["notation"][-TAIL:]),
             )
-            _cache().set(key, value, timeout=settings.WEC_RENDER_CACHE_SECONDS)
+            if fresh:
+                # The answer to the action that made this version: nothing
+                # waits for its copy in the cache (the doorbell's refresh of
+                # another tab renders it again if it comes first), so it is
+                # stored by the doorbell thread, not the request.
+                doorbells.later(functools.partial(_store, key, value))
+            else:
+                _store(key, value)
         part = history_fragment(request, game, seat, history)
     elif part is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)

@@ -16,6 +16,11 @@ they just no longer wait for Redis.  What is lost when a process dies with
 doorbells queued is what a dead socket layer loses today: every page
 refetches its board when its socket reconnects (static/js/game.js).
 
+The same thread also does the request's best-effort cache writes that
+nothing in the answer waits for (`later`): the render cache's copy of the
+board a submit has just answered with (100 KB to pickle and send), and the
+views kept at a Turn's end for the highlights.
+
 `WEC_DOORBELLS_IN_BACKGROUND` (default on, off under pytest, where tests
 check the messages right after the call) sends them in the caller's thread
 instead.  `flush()` waits until the queue is empty (at exit, and for tests).
@@ -60,17 +65,20 @@ class _Bell:
         while True:
             group, message = await self.queue.get()
             try:
-                layer = get_channel_layer()
-                if layer is not None:
-                    await layer.group_send(group, message)
-            except Exception:  # a dead socket layer must not stop the doorbells after it
-                logger.exception("doorbell to %s failed", group)
+                if callable(group):  # a chore (see `later`)
+                    group()
+                else:
+                    layer = get_channel_layer()
+                    if layer is not None:
+                        await layer.group_send(group, message)
+            except Exception:  # a dead socket layer or cache must not stop the work after it
+                logger.exception("background work failed: %r", group)
             finally:
                 with self.idle:
                     self.pending -= 1
                     self.idle.notify_all()
 
-    def ring(self, group: str, message: dict) -> None:
+    def ring(self, group, message: dict | None) -> None:
         with self.idle:
             self.pending += 1
         self.loop.call_soon_threadsafe(self.queue.put_nowait, (group, message))
@@ -116,6 +124,24 @@ def ring(group: str, message: dict) -> None:
         async_to_sync(layer.group_send)(group, message)
     except Exception:
         logger.exception("doorbell to %s failed", group)
+
+
+def later(chore) -> None:
+    """Run `chore()` (a small, best-effort write to a cache: the render cache's
+    copy of a board just sent, the views kept for highlights) on this
+    process's doorbell thread, after the doorbells rung before it, instead
+    of in the request; at once when doorbells are not sent in the
+    background.  A chore that fails is logged, never raised."""
+    if in_background():
+        try:
+            _get_bell().ring(chore, None)
+            return
+        except Exception:
+            logger.exception("doorbell thread unavailable; doing %r in the request", chore)
+    try:
+        chore()
+    except Exception:
+        logger.exception("chore %r failed", chore)
 
 
 def flush(timeout: float = 5.0) -> bool:

@@ -115,7 +115,6 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
     if state is None:
         state = load_state(game)
     engine = get_game_engine(game.engine)
-    rung = []
     views = {}
     changed = []
     for seat in seats:
@@ -126,8 +125,16 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
         seat.version += 1
         seat.view_digest = digest
         changed.append(seat)
-        rung.append(seat.color)
+    if views and getattr(game, "_last_action_type", None) == "end_turn":
+        # Both colours' views at this Turn boundary, for the highlights of the
+        # pages to come (they would otherwise replay the Turn from a snapshot);
+        # kept before the doorbells ring, so the refreshes they cause find them.
+        from .ui.wec.highlights import remember_views
+
+        transaction.on_commit(lambda g=game, s=game.seq, v=views: remember_views(g, s, v))
+    for seat in changed:
         transaction.on_commit(lambda g=game.pk, c=seat.color, v=seat.version: broadcast_changed(g, c, v))
+    rung = [seat.color for seat in changed]
     if changed:  # one statement for both seats (written out: the ORM's bulk_update cost ten times as much CPU)
         values = ", ".join(["(%s, %s, %s)"] * len(changed))
         with connection.cursor() as cursor:
@@ -136,12 +143,6 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
                 f"FROM (VALUES {values}) AS v(id, version, digest) WHERE s.id = v.id",
                 [x for seat in changed for x in (seat.pk, seat.version, seat.view_digest)],
             )
-    if views and getattr(game, "_last_action_type", None) == "end_turn":
-        # Both colours' views at this Turn boundary, for the highlights of the
-        # pages to come (they would otherwise replay the Turn from a snapshot).
-        from .ui.wec.highlights import remember_views
-
-        transaction.on_commit(lambda g=game, s=game.seq, v=views: remember_views(g, s, v))
     return rung
 
 

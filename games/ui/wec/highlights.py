@@ -19,6 +19,7 @@ from django.core.cache import caches
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from games import doorbells
 from games.engine import get_game_engine
 from games.models import Game
 
@@ -112,10 +113,16 @@ def remember_views(game: Game, seq: int, views: dict[str, dict]) -> None:
         key = _view_key(game, seq, color)
         _keep(key, view)
         shared[_shared_key(key)] = view
-    try:
-        _shared().set_many(shared, timeout=settings.WEC_RENDER_CACHE_SECONDS)
-    except Exception:  # only a speed-up: a dead cache must not break a committed action
-        logger.warning("could not store the Turn-end views of game %s", game.pk, exc_info=True)
+
+    def store() -> None:
+        try:
+            _shared().set_many(shared, timeout=settings.WEC_RENDER_CACHE_SECONDS)
+        except Exception:  # only a speed-up: a dead cache must not break a committed action
+            logger.warning("could not store the Turn-end views of game %s", game.pk, exc_info=True)
+
+    # By the doorbell thread, before the doorbells this action rings (so the
+    # refreshes they cause find them), not by the request.
+    doorbells.later(store)
 
 
 def _view_at(game: Game, seq: int, color: str) -> dict:
