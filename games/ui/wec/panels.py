@@ -408,7 +408,7 @@ def turn_panel(view: dict, legal: list[dict], color: str) -> TurnPanel:
     ]
     for item in items:
         item.setdefault("text", done if item["done"] else not_yet)
-    reinforcements = [describe(a, names, color) for a in _unique(legal) if a.get("type") == "reinforce"]
+    reinforcements = [describe(a, names, color) for a in _unique([a for a in legal if a.get("type") == "reinforce"])]
     ready_places = {(tuple(a["to"]), a.get("piece_type")) for a in legal if a.get("type") == "reinforce"}
     waiting = []
     for r in view.get("reinforcements", []) or []:
