@@ -29,11 +29,12 @@ def action_hash(prev_hash: str, game_id: int, seq: int, color: str, action) -> s
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def append_action(game, seat, action: dict, prev: str | None = None):
+def append_action(game, seat, action: dict, prev: str | None = None, batch=None):
     """Append the action numbered `game.seq` to the game's log, chained to the
     row before it (whose hash the caller may pass as `prev`, read with the
     game row: services.locked_game).  The caller holds the game row lock, so
-    no other row for this game can be written in between."""
+    no other row for this game can be written in between.  With a `batch`
+    (games.writes) the row is written when the batch is sent."""
     from .models import GameAction
 
     if game.seq <= 1:
@@ -41,6 +42,27 @@ def append_action(game, seat, action: dict, prev: str | None = None):
     elif prev is None:
         prev = GameAction.objects.filter(game=game, seq=game.seq - 1).values_list("hash", flat=True).first()
     prev = prev or GENESIS_HASH  # a row written before the chain existed
+    if batch is not None:
+        from django.utils import timezone
+
+        from .writes import json_value
+
+        entry = GameAction(
+            game=game, seq=game.seq, seat=seat, action=action, prev_hash=prev, created=timezone.now(),
+            hash=action_hash(prev, game.pk, game.seq, seat.color, action),
+        )
+
+        def saved(row) -> None:
+            entry.pk = row[0]
+            entry._state.adding, entry._state.db = False, connection.alias
+
+        batch.add(
+            f"INSERT INTO {GameAction._meta.db_table} (game_id, seq, seat_id, action, created, prev_hash, hash) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            [game.pk, entry.seq, seat.pk, json_value(action), entry.created, prev, entry.hash],
+            on_row=saved,
+        )
+        return entry
     return GameAction.objects.create(
         game=game,
         seq=game.seq,

@@ -22,6 +22,7 @@ from .integrity import append_action
 from .models import Color, Game, GameAction, Notification, Seat, other_color
 from .selectors import load_state, seats_with_users, with_seats
 from .ui import UI_REGISTRY, get_ui
+from .writes import Batch, json_value
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +103,9 @@ def broadcast_changed(game_id: int, color: str, version: int) -> None:
     doorbells.ring(group_name(game_id, color), {"type": "game.changed", "version": version})
 
 
-def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | None = None) -> list[str]:
+def settle_views(
+    game: Game, seats: list[Seat], state=None, actor_color: str | None = None, batch: Batch | None = None
+) -> list[str]:
     """Inside the caller's transaction (holding the game row lock), after a
     change to the game: bump the view version of every seat whose view changed,
     and ring its doorbell after commit.  The actor's version is bumped on each
@@ -137,12 +140,15 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
     rung = [seat.color for seat in changed]
     if changed:  # one statement for both seats (written out: the ORM's bulk_update cost ten times as much CPU)
         values = ", ".join(["(%s, %s, %s)"] * len(changed))
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {Seat._meta.db_table} AS s SET version = v.version, view_digest = v.digest "
-                f"FROM (VALUES {values}) AS v(id, version, digest) WHERE s.id = v.id",
-                [x for seat in changed for x in (seat.pk, seat.version, seat.view_digest)],
-            )
+        own = batch is None
+        batch = Batch() if own else batch
+        batch.add(
+            f"UPDATE {Seat._meta.db_table} AS s SET version = v.version, view_digest = v.digest "
+            f"FROM (VALUES {values}) AS v(id, version, digest) WHERE s.id = v.id",
+            [x for seat in changed for x in (seat.pk, seat.version, seat.view_digest)],
+        )
+        if own:
+            batch.flush()
     return rung
 
 
@@ -175,15 +181,26 @@ def _enqueue_email(notification_id: int) -> None:
         logger.exception("could not queue the email for notification %s", notification_id)
 
 
-def _notify(game: Game, user, kind: str) -> Notification | None:
+def _notify(game: Game, user, kind: str, batch: Batch | None = None) -> Notification | None:
     """Inside the caller's transaction: a Notification row for a person (never
-    the AI); the WebSocket message and the email go out only after commit."""
+    the AI); the WebSocket message and the email go out only after commit.
+    With a `batch` (games.writes), a row no email needs is written with it
+    (then the returned one has no id)."""
     if user is None or getattr(user, "is_ai", False):
         return None
-    note = Notification.objects.create(user=user, game=game, kind=kind)
-    user_id, game_id, note_id = user.pk, game.pk, note.pk
     # A user who chose the daily digest gets one email a day instead (tasks.send_digests).
     wants_email = bool(user.email_on_turn and user.email and not getattr(user, "email_digest", False))
+    user_id, game_id = user.pk, game.pk
+    if batch is not None and not wants_email:
+        note = Notification(user=user, game=game, kind=kind, created=timezone.now())
+        batch.add(
+            f"INSERT INTO {Notification._meta.db_table} (user_id, game_id, kind, created, read, emailed) "
+            "VALUES (%s, %s, %s, %s, false, false)",
+            [user_id, game_id, kind, note.created],
+        )
+    else:
+        note = Notification.objects.create(user=user, game=game, kind=kind)
+    note_id = note.pk
     transaction.on_commit(lambda: broadcast_notification(user_id, game_id, kind))
     if wants_email:
         transaction.on_commit(lambda: _enqueue_email(note_id))
@@ -566,13 +583,17 @@ def match_legal_action(action: dict, legal: list[dict]) -> dict:
     one entry fits.  Raises IllegalMove (nothing else fits) or MalformedAction
     (several of the player's pieces could do it)."""
     wanted = normalise_action(action)
+    kind = action.get("type")
     for candidate in legal:
-        if normalise_action(candidate) == wanted:
+        # (normalising never changes the type: others are passed over unnormalised)
+        if candidate.get("type") == kind and normalise_action(candidate) == wanted:
             return candidate
     left_out = [k for k in _OPTIONAL_IDS if k not in wanted]
     if left_out:
         fits = {}
         for candidate in legal:
+            if candidate.get("type") != kind:
+                continue
             norm = normalise_action(candidate)
             for key in left_out:
                 norm.pop(key, None)
@@ -582,7 +603,6 @@ def match_legal_action(action: dict, legal: list[dict]) -> dict:
             return next(iter(fits.values()))
         if len(fits) > 1:
             raise MalformedAction(_("Several of your pieces could do that; choose one of them first."))
-    kind = action.get("type")
     if kind == "end_turn" and legal:
         raise IllegalMove(_("Make your Move before you end your turn."))
     if kind not in _ACTION_TYPES:
@@ -616,6 +636,18 @@ def submit_action(
             action,
         )
         raise EngineFault(incident) from exc
+
+
+def _save_game_row(batch: Batch, game: Game) -> None:
+    """What `game.save(update_fields=...)` of an action writes, as a statement
+    of `batch`."""
+    game.updated = timezone.now()
+    batch.add(
+        f"UPDATE {Game._meta.db_table} SET seq = %s, to_move = %s, status = %s, result = %s, turn_started = %s, "
+        "updated = %s, draw_offer = %s, undo_request = %s WHERE id = %s",
+        [game.seq, game.to_move, game.status, None if game.result is None else json_value(game.result),
+         game.turn_started, game.updated, game.draw_offer, game.undo_request, game.pk],
+    )
 
 
 def _carry_turn_ends(game: Game, seats: list[Seat], rung: list[str], kind: str, actor: str) -> None:
@@ -693,12 +725,16 @@ def _submit_action(
         # Anything else the engine raises on one of its own legal actions is a
         # bug on our side: submit_action reports it as an EngineFault.
 
+        # The log row, the state row, the game row and the seats' versions go
+        # to the database together (games.writes), at the flushes below.
+        batch = Batch()
         game.seq += 1
-        entry = append_action(game, seat, action, prev=game.last_action_hash)  # hash-chained to the row before
+        # Hash-chained to the row before.
+        entry = append_action(game, seat, action, prev=game.last_action_hash, batch=batch)
         game._last_action_type = action.get("type")  # for settle_views (Turn-end views)
         # The current-state row (and a snapshot when due) in this same
         # transaction: the next load reads one row instead of replaying.
-        state_store.save_state(game, new_state, turns_before=engine.turn_count(state))
+        state_store.save_state(game, new_state, turns_before=engine.turn_count(state), batch=batch)
         previous_to_move = game.to_move
         game.to_move = engine.to_move(new_state)
         result = engine.outcome(new_state)
@@ -711,21 +747,22 @@ def _submit_action(
             game.draw_offer = ""  # the other side played on instead of answering: the offer lapsed
         if game.undo_request and game.to_move != previous_to_move:
             game.undo_request = ""  # the opponent ended its turn instead of granting: the request lapsed
-        game.save(
-            update_fields=["seq", "to_move", "status", "result", "turn_started", "updated", "draw_offer", "undo_request"]
-        )
+        _save_game_row(batch, game)
         if result is not None:
+            batch.flush()  # the club's bookkeeping below reads the database
             _set_clocks(game, seats)  # clears them
             _notify_end(game, seats, actor=seat.user)
             _game_ended(game, seats)
         elif game.to_move != previous_to_move:
             # The turn passed: the mover's clock stops, the other's starts.
+            # (Writes only, none reading what the batch holds.)
             _set_clocks(game, seats)
             nxt = next((s for s in seats if s.color == game.to_move), None)
             if nxt is not None:
-                _notify(game, nxt.user, Notification.Kind.YOUR_TURN)
+                _notify(game, nxt.user, Notification.Kind.YOUR_TURN, batch=batch)
 
-        rung = settle_views(game, seats, new_state, actor_color=seat.color)
+        rung = settle_views(game, seats, new_state, actor_color=seat.color, batch=batch)
+        batch.flush()
         _carry_turn_ends(game, seats, rung, action.get("type"), seat.color)
         # The game as written, with its seats (their new view versions): the
         # view answers from it instead of reading the game again.

@@ -267,11 +267,15 @@ def load_at(game: Game, upto: int):
     return state
 
 
-def save_state(game: Game, state, turns_before: int | None = None, snapshot: bool | None = None) -> None:
+def save_state(
+    game: Game, state, turns_before: int | None = None, snapshot: bool | None = None, batch=None
+) -> None:
     """Inside the caller's transaction (holding the game row lock), after
     `game.seq` was set to the action just appended: write `state` as the
     game's current state, append the records of Turns it finished, and a
-    snapshot when one is due.  The process caches learn of it only after commit."""
+    snapshot when one is due.  The process caches learn of it only after
+    commit.  With a `batch` (games.writes) the rows are written when the
+    batch is sent."""
     engine = get_game_engine(game.engine)
     records = engine.turn_records(state, 0 if turns_before is None else turns_before)
     turns = (turns_before or 0) + len(records)
@@ -280,23 +284,52 @@ def save_state(game: Game, state, turns_before: int | None = None, snapshot: boo
         # GameState row): add only the records not stored yet.
         stored = GameTurn.objects.filter(game=game).count()
         records = records[stored:]
-    if records:
-        GameTurn.objects.bulk_create(
-            [GameTurn(game=game, number=turns - len(records) + i, entry=r) for i, r in enumerate(records, 1)]
-        )
     doc = engine.dump_scenario(state, history=False)
-    # One UPDATE on the hot path; the INSERT only for a game's first write.
-    if not GameState.objects.filter(game_id=game.pk).update(seq=game.seq, turns=turns, state=doc):
-        GameState.objects.create(game=game, seq=game.seq, turns=turns, state=doc)
     every = max(1, int(settings.WEC_SNAPSHOT_EVERY))
-    if snapshot or (snapshot is None and game.seq % every == 0):
-        Snapshot.objects.create(game=game, seq=game.seq, state=doc, turns=turns)
+    snap = snapshot or (snapshot is None and game.seq % every == 0)
+    if batch is not None:
+        _batch_state(batch, game, doc, turns, records, snap)
+    else:
+        if records:
+            GameTurn.objects.bulk_create(
+                [GameTurn(game=game, number=turns - len(records) + i, entry=r) for i, r in enumerate(records, 1)]
+            )
+        # One UPDATE on the hot path; the INSERT only for a game's first write.
+        if not GameState.objects.filter(game_id=game.pk).update(seq=game.seq, turns=turns, state=doc):
+            GameState.objects.create(game=game, seq=game.seq, turns=turns, state=doc)
+        if snap:
+            Snapshot.objects.create(game=game, seq=game.seq, state=doc, turns=turns)
     game_id, seq, epoch = game.pk, game.seq, getattr(game, "history_epoch", 0)
     transaction.on_commit(lambda: _remember(_states, game_id, (seq, state)))
     if records:
         first = turns - len(records)  # the 0-based index of the first new record
         new = {first + i: r for i, r in enumerate(records)}
         transaction.on_commit(lambda: _share_records(game_id, epoch, new))
+
+
+def _batch_state(batch, game: Game, doc: dict, turns: int, records: list, snap: bool) -> None:
+    """save_state's rows as statements of a batch (games.writes)."""
+    from django.utils import timezone
+
+    from .writes import json_value
+
+    if records:
+        first = turns - len(records)
+        batch.add(
+            f"INSERT INTO {GameTurn._meta.db_table} (game_id, number, entry) VALUES "
+            + ", ".join(["(%s, %s, %s)"] * len(records)),
+            [x for i, r in enumerate(records, 1) for x in (game.pk, first + i, json_value(r))],
+        )
+    batch.add(
+        f"INSERT INTO {GameState._meta.db_table} (game_id, seq, turns, state) VALUES (%s, %s, %s, %s) "
+        "ON CONFLICT (game_id) DO UPDATE SET seq = EXCLUDED.seq, turns = EXCLUDED.turns, state = EXCLUDED.state",
+        [game.pk, game.seq, turns, json_value(doc)],
+    )
+    if snap:
+        batch.add(
+            f"INSERT INTO {Snapshot._meta.db_table} (game_id, seq, state, turns, created) VALUES (%s, %s, %s, %s, %s)",
+            [game.pk, game.seq, json_value(doc), turns, timezone.now()],
+        )
 
 
 def save_rolled_back(game: Game, state) -> None:
