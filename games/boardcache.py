@@ -33,8 +33,22 @@ CSRF_MARK = "@@wec-csrf@@"
 HISTORY_TEMPLATE = "games/partials/history.html"
 
 
+_shared_cache: tuple[str, object] | None = None
+
+
 def _cache():
-    return caches[settings.WEC_RENDER_CACHE]
+    """The render cache, one client per process (its connection pool is
+    thread-safe).  `caches[...]` gives each request context its own backend
+    object, and Django's Redis backend keeps its connections per object:
+    under ASGI that was a new Redis connection for every request.  Made anew
+    when the cache settings change (tests)."""
+    global _shared_cache
+    alias = settings.WEC_RENDER_CACHE
+    stamp = f"{alias}:{settings.CACHES.get(alias)!r}"
+    hit = _shared_cache
+    if hit is None or hit[0] != stamp:
+        hit = _shared_cache = (stamp, caches.create_connection(alias))
+    return hit[1]
 
 
 def _store(key: str, value) -> None:

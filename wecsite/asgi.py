@@ -1,11 +1,39 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels."""
+"""ASGI entry point: HTTP through Django, WebSockets through Channels.
+
+HTTP goes through `OneThreadASGIHandler`: Django's ASGI handler, except that
+a request's synchronous code (middleware, views) runs on the process's one
+thread-sensitive thread instead of a new thread per request.  Django's own
+handler wraps every request in asgiref's ThreadSensitiveContext, which
+starts a thread for it (and another to join it); the database connection
+and the render cache's Redis client are kept per thread, so every request
+opened a new PostgreSQL connection (a backend process forked for it) and a
+new Redis connection, and CONN_MAX_AGE kept nothing (found by strace in
+issue 12: two clone3() and two connect() per request).  On one thread the
+persistent connection is reused by every request, as docs/performance.md
+describes: a web process runs one request's synchronous code at a time,
+and processes, not threads, add concurrency (./wec serve starts several).
+"""
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
+from django.core.exceptions import ImproperlyConfigured
+from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wecsite.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+
+class OneThreadASGIHandler(ASGIHandler):
+    """Django's ASGIHandler without a thread per request (see above)."""
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ImproperlyConfigured(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        await self.handle(scope, receive, send)
+
+
+django_asgi_app = OneThreadASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -15,7 +15,6 @@ import threading
 from collections import Counter, OrderedDict
 
 from django.conf import settings
-from django.core.cache import caches
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -73,7 +72,9 @@ def _shared_key(key: tuple) -> str:
 
 
 def _shared():
-    return caches[settings.WEC_RENDER_CACHE]
+    from games.boardcache import _cache  # one client per process
+
+    return _cache()
 
 
 # The squares maps (_squares) of the kept views, under the same keys.
