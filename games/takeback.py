@@ -218,16 +218,54 @@ def has_withdrawals(game: Game) -> bool:
     return GameAction.objects.filter(game=game, action__type=WITHDRAW).exists()
 
 
+# Rows read at a time when looking for the last Turn ends from the newest back.
+_ENDS_CHUNK = 32
+
+
 def turn_ends(game: Game, last: int | None = None) -> list[tuple[int, str]]:
     """(seq, colour) of the end_turn actions still in effect, oldest first
-    (only the `last` ones when given)."""
+    (only the `last` ones when given).
+
+    The last few (what the highlights and the spectators' Turn start ask
+    for) are found by reading the log backwards from its newest row, a few
+    rows at a time along the (game, seq) index, so the cost does not grow
+    with the game's length: a withdrawal of n steps met on the way cancels
+    the n entries still in effect before it (the same as live_entries read
+    forwards).  (Asked as "the last end_turn rows", PostgreSQL read all of
+    the game's rows: the type is inside the JSON.)"""
+    if last:
+        return _last_turn_ends(game, last)
     if game.competitive or not has_withdrawals(game):  # the common case: one query
         rows = GameAction.objects.filter(game=game, action__type="end_turn")
         if last is not None:
             return list(rows.order_by("-seq").values_list("seq", "seat__color")[:last])[::-1]
         return list(rows.order_by("seq").values_list("seq", "seat__color"))
-    ends = [(seq, color) for seq, kind, color in live_entries(game) if kind == "end_turn"]
-    return ends[-last:] if last else ends
+    return [(seq, color) for seq, kind, color in live_entries(game) if kind == "end_turn"]
+
+
+def _last_turn_ends(game: Game, last: int) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    cancel = 0  # entries still to pass over, cancelled by a later withdrawal
+    before = game.seq + 1
+    while len(found) < last and before > 1:
+        rows = list(
+            GameAction.objects.filter(game=game, seq__lt=before)
+            .order_by("-seq")
+            .values_list("seq", "action", "seat__color")[:_ENDS_CHUNK]
+        )
+        if not rows:
+            break
+        for seq, action, color in rows:
+            if is_withdrawal(action):
+                cancel += int(action["steps"])
+            elif cancel:
+                cancel -= 1
+            elif action.get("type") == "end_turn":
+                found.append((seq, color))
+                if len(found) == last:
+                    break
+        before = rows[-1][0]
+    return found[::-1]
 
 
 @dataclass

@@ -226,7 +226,10 @@ def test_highlights_from_kept_turn_ends_equal_the_queried_ones(alice, bob, engin
                 kept = highlights.for_player(game, seat.color, view, version=seat.version)
                 truth = highlights.for_player(game, seat.color, view)
                 assert kept == truth, (competitive, step, seat.color)
-                assert highlights._last_ends(game, seat.color, None) == takeback.turn_ends(game, last=2)
+                # The last Turn ends read backwards are the tail of all of them read forwards.
+                every = takeback.turn_ends(game)
+                for k in (1, 2, 3):
+                    assert takeback.turn_ends(game, last=k) == every[-k:], (competitive, step, k)
 
 
 def _client_of(user) -> Client:
