@@ -248,10 +248,11 @@ def _last_turn_ends(game: Game, last: int) -> list[tuple[int, str]]:
     cancel = 0  # entries still to pass over, cancelled by a later withdrawal
     before = game.seq + 1
     while len(found) < last and before > 1:
+        # A bounded range of seq (they run 1, 2, 3...), so that no plan reads more.
         rows = list(
-            GameAction.objects.filter(game=game, seq__lt=before)
+            GameAction.objects.filter(game=game, seq__lt=before, seq__gte=before - _ENDS_CHUNK)
             .order_by("-seq")
-            .values_list("seq", "action", "seat__color")[:_ENDS_CHUNK]
+            .values_list("seq", "action", "seat__color")
         )
         if not rows:
             break

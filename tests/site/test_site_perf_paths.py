@@ -256,3 +256,59 @@ def test_a_batch_sends_its_statements_in_order_in_one_execute(game, alice):
     assert len(queries) == 1 and rows == [(42,)]
     row = GameState.objects.get(game=game)
     assert row.turns == 8 and row.state == {"x": "it's"}
+
+
+def _rows_read(queries) -> int:
+    """How many table rows the SELECTs among `queries` read (EXPLAIN ANALYZE:
+    rows each scan gave plus those its filter removed)."""
+    total = 0
+
+    def walk(node):
+        nonlocal total
+        if "Scan" in node.get("Node Type", ""):
+            loops = node.get("Actual Loops", 1)
+            total += (node.get("Actual Rows", 0) + node.get("Rows Removed by Filter", 0)
+                      + node.get("Rows Removed by Index Recheck", 0)) * loops
+        for child in node.get("Plans", []):
+            walk(child)
+
+    with connection.cursor() as cursor:
+        for query in queries:
+            sql = query["sql"]
+            if not sql.lstrip().upper().startswith("SELECT") or "django_session" in sql:
+                continue
+            cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql)
+            plan = cursor.fetchone()[0]
+            plan = json.loads(plan) if isinstance(plan, str) else plan
+            walk(plan[0]["Plan"])
+    return total
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rows_read_do_not_grow_with_the_game(engine, settings):
+    """Not only as many queries: each reads about as many rows at 1,200
+    actions as at 12 (a query that reads the whole log shows here)."""
+    settings.WEC_SNAPSHOT_EVERY = 10**6
+    short, long = _games(engine, 1200)
+    read = {}
+    for name, bg in (("short", short), ("long", long)):
+        for _ in range(2):
+            _submit(engine, bg, "move")
+            _submit(engine, bg, "end_turn")
+        state_store.clear_caches()  # a process that never saw the game
+        color = engine.to_move(bg.state)
+        client = _client(bg.players[color])
+        legal = engine.legal_actions(bg.state)
+        action = next(a for a in legal if a["type"] == "move")
+        with CaptureQueriesContext(connection) as submit_queries:
+            client.post(reverse("game_act", args=[bg.game_id]), {"action": json.dumps(action)}, HTTP_HX_REQUEST="true",
+                        HTTP_X_WEC_HISTORY=bg.history[color])
+        bg.state = engine.apply(bg.state, action)
+        Seat.objects.filter(game_id=bg.game_id, color=color).update(version=models_f("version") + 1)
+        state_store.clear_caches()
+        with CaptureQueriesContext(connection) as board_queries:
+            client.get(reverse("game_board", args=[bg.game_id]), HTTP_HX_REQUEST="true",
+                       HTTP_X_WEC_HISTORY=bg.history[color])
+        read[name] = (_rows_read(submit_queries.captured_queries), _rows_read(board_queries.captured_queries))
+    assert read["long"][0] <= read["short"][0] + 40, read
+    assert read["long"][1] <= read["short"][1] + 40, read
