@@ -207,14 +207,10 @@ def board_response(
                 list(history["plain"][-TAIL:]),
                 list(history["notation"][-TAIL:]),
             )
-            if fresh:
-                # The answer to the action that made this version: nothing
-                # waits for its copy in the cache (the doorbell's refresh of
-                # another tab renders it again if it comes first), so it is
-                # stored by the doorbell thread, not the request.
-                doorbells.later(functools.partial(_store, key, value))
-            else:
-                _store(key, value)
+            # Nothing in this answer waits for its copy in the cache (a fetch
+            # that comes first renders it again), so the doorbell thread
+            # stores it, not the request.
+            doorbells.later(functools.partial(_store, key, value))
         part = history_fragment(request, game, seat, history)
     elif part is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)

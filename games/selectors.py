@@ -34,7 +34,11 @@ def get_game(game_id: int) -> Game:
     be read seats first for that reason.)  Every page and board fetch starts
     here, so the statement is written out (games.rows): the ORM took longer
     to build it than the database to answer it."""
-    found = rows.select_models(_GAME_SQL(), [game_id], (Seat, get_user_model(), Game))
+    return game_from_rows(rows.select_models(_GAME_SQL(), [game_id], GAME_ROW), game_id)
+
+
+def game_from_rows(found: list[tuple], game_id: int) -> Game:
+    """The game of `GAME_SQL()`'s rows (seat, user, game), with its seats."""
     if not found:  # a game without seats (none today): the row alone
         return with_seats(Game.objects.get(pk=game_id), [])
     game = found[0][2]
@@ -62,6 +66,16 @@ def _SEATS_SQL() -> str:  # noqa: N802 (a constant, made once the models are rea
         f"SELECT {rows.columns(Seat, 's')}, {rows.columns(user, 'u')} FROM {Seat._meta.db_table} s "
         f"LEFT JOIN {user._meta.db_table} u ON u.{user._meta.pk.column} = s.user_id WHERE s.game_id = %s ORDER BY s.color"
     )
+
+
+# The models of a row of GAME_SQL(), in order.
+GAME_ROW = (Seat, get_user_model(), Game)
+
+
+def GAME_SQL() -> str:  # noqa: N802 (a constant, made once the models are ready)
+    """get_game's statement (its one parameter: the game id); services
+    prefix it with a write of their own (services.open_game)."""
+    return _GAME_SQL()
 
 
 @functools.cache

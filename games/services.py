@@ -904,6 +904,22 @@ def enforce_deadline(seat_id: int, now: datetime | None = None) -> str:
 # --- notifications ---------------------------------------------------------------------
 
 
+def open_game(game_id: int, user) -> Game:
+    """What a player's board fetch reads and writes, in one statement: the
+    game with its seats and their users (selectors.get_game), and `user`'s
+    unread notifications of it marked read (the page shows the game).  A
+    stranger has no notifications of the game, so marks nothing; the caller
+    still checks the seat.  Raises Game.DoesNotExist."""
+    from . import rows
+    from .selectors import GAME_ROW, GAME_SQL, game_from_rows
+
+    sql = (
+        f"WITH seen AS (UPDATE {Notification._meta.db_table} SET read = true "
+        "WHERE user_id = %s AND game_id = %s AND NOT read) " + GAME_SQL()
+    )
+    return game_from_rows(rows.select_models(sql, [user.pk, game_id, game_id], GAME_ROW), game_id)
+
+
 def mark_notifications_read(user, game_id: int | None = None) -> int:
     """Mark the user's unread notifications read (those of one game, or all)."""
     if user is None or not getattr(user, "is_authenticated", False):

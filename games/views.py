@@ -162,9 +162,15 @@ def game_detail(request, game_id: int):
 @login_required
 @require_GET
 def game_board(request, game_id: int):
-    game, seat = _participant(request, game_id)
-    # The live page fetches this when the game changed: the player has seen it.
-    services.mark_notifications_read(request.user, game.pk)
+    # The live page fetches this when the game changed: the player has seen
+    # it (its notifications are marked read in the same statement).
+    try:
+        game = services.open_game(game_id, request.user)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    seat = selectors.seat_for(game, request.user)
+    if seat is None:
+        raise Http404
     ui = get_ui(game.engine)
     params = ui.board_params(request.GET)
     # A review at a chosen Turn (`at`) is not the plain board of this version.

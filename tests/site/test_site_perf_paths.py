@@ -25,15 +25,15 @@ from games.ui.wec import highlights
 # action's hash, the seats, one batch of writes (the action row, a Turn
 # record when a Turn ends, the state row, the game row, a notification when
 # the turn passes, the seats' versions: games.writes), COMMIT; (board) the
-# game with its seats, the notifications read, and for a render of a view
-# version this process has not seen the highlights' last Turn ends.  A
-# process that never saw the game adds the state row and the record's last
-# lines.
+# game with its seats and the notifications read (one statement:
+# services.open_game), and for a render of a view version this process has
+# not seen the highlights' last Turn ends.  A process that never saw the
+# game adds the state row and the record's last lines.
 SUBMIT_MAX = 7
 SUBMIT_COLD_MAX = 10
-BOARD_MISS_MAX = 5
-BOARD_MISS_COLD_MAX = 7
-BOARD_HIT_MAX = 4
+BOARD_MISS_MAX = 4
+BOARD_MISS_COLD_MAX = 6
+BOARD_HIT_MAX = 3
 
 
 def _games(engine, long_actions: int):
