@@ -199,6 +199,14 @@
   });
   applyLevel();
 
+  // htmx wires up swapped-in content only when it settles (20 ms after the
+  // swap): a key pressed in between would click a button htmx does not
+  // handle yet, and be lost.  Keyboard shortcuts wire the element first
+  // (htmx.process does nothing to an element it already handles).
+  function ready(el) {
+    if (el && window.htmx) window.htmx.process(el);
+    return el;
+  }
   // The review: Left/Right step a Turn, Home/End jump (documented on the help page).
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || !document.getElementById("replay")) return;
@@ -206,7 +214,7 @@
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
     var ids = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
     var btn = ids[e.key] && document.getElementById(ids[e.key]);
-    if (btn && !btn.disabled) { btn.click(); e.preventDefault(); }
+    if (btn && !btn.disabled) { ready(btn).click(); e.preventDefault(); }
   });
   // Zoom one Square: tapping a Square's background (not one of its buttons),
   // or pressing z on a focused Square button, shows its three levels large
@@ -265,9 +273,9 @@
     if (document.querySelector("#confirm-dialog[open]")) return;
     var board = document.getElementById("board");
     if (!board) return;
-    var click = function (sel) { var el = board.querySelector(sel); if (el) { el.click(); e.preventDefault(); } return el; };
-    if (e.key === "e" || e.key === "E") { var end = board.querySelector("#end-turn"); if (end) { end.form.requestSubmit(); e.preventDefault(); } }
-    else if (e.key === "u" || e.key === "U") { var back = board.querySelector("#take-back"); if (back) { back.form.requestSubmit(); e.preventDefault(); } }
+    var click = function (sel) { var el = board.querySelector(sel); if (el) { ready(el).click(); e.preventDefault(); } return el; };
+    if (e.key === "e" || e.key === "E") { var end = board.querySelector("#end-turn"); if (end) { ready(end.form).requestSubmit(); e.preventDefault(); } }
+    else if (e.key === "u" || e.key === "U") { var back = board.querySelector("#take-back"); if (back) { ready(back.form).requestSubmit(); e.preventDefault(); } }
     else if (e.key === "Escape") { click("#cancel-mode") || click("#clear-selection"); }
     else if (e.key === "a") { click(".aim-btn"); }
     else if (e.key === "z") { var sq = document.activeElement && document.activeElement.closest && document.activeElement.closest(".board .sq"); if (sq) { zoomSquare(sq); e.preventDefault(); } }
