@@ -7,10 +7,11 @@
     1 Celery worker, 1 Celery beat   │
     PostgreSQL, Redis                ┘ shared by all
 
-Why several processes and not threads: Django runs every sync view of an ASGI
-process on one thread (asgiref's thread-sensitive executor, so that database
-connections stay put), so one process serves one view at a time however many
-threads it has.  Processes are the unit of concurrency; websockets and
+Why several processes and not threads: every sync view of a web process
+runs on one thread (asgiref's thread-sensitive executor, so that database
+connections stay put: wecsite/asgi.py's OneThreadASGIHandler, as Django's
+own handler starts a thread per request), so one process serves one view at
+a time however many threads it has.  Processes are the unit of concurrency; websockets and
 doorbells are async and cost a process almost nothing while they wait.  Each
 process holds one persistent database connection (CONN_MAX_AGE), so the
 database sees about `workers` (+ Celery) connections.
