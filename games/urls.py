@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import views, views_club, views_help, views_sandbox, views_takeback
-from .ui.marshal import views as marshal_views
+from .ui import game_urlpatterns
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,7 +17,6 @@ urlpatterns = [
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
     path("games/<int:game_id>/clocks/", views.game_clocks, name="game_clocks"),
     path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
-    path("games/<int:game_id>/setup-favourite/", marshal_views.save_favourite, name="setup_favourite"),
     path("games/<int:game_id>/challenge/", views_club.challenge_detail, name="challenge_detail"),
     path("games/<int:game_id>/challenge/answer/", views_club.challenge_answer, name="challenge_answer"),
     path("games/<int:game_id>/challenge/propose/", views_club.challenge_propose, name="challenge_propose"),
@@ -43,4 +42,6 @@ urlpatterns = [
     path("notifications/", views.notifications, name="notifications"),
     path("notifications/badge/", views.notification_badge, name="notification_badge"),
     path("notifications/read/", views.notifications_read, name="notifications_read"),
+    # Each game's own pages (its package's `urls` module, when it has one).
+    *game_urlpatterns(),
 ]

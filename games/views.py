@@ -254,7 +254,7 @@ def game_act(request, game_id: int):
     try:
         version_text = request.POST.get("version", "")
         expected = int(version_text) if version_text != "" else None
-        action = action_from_post(request.POST)
+        action = action_from_post(request.POST, get_ui(game.engine))
         services.submit_action(game.pk, request.user, action, expected_version=expected)
     except services.GameError as exc:
         error, status = exc.message, exc.status

@@ -295,6 +295,8 @@ def test_error_message_is_translated_text(client, sgame, alice):
 
 
 def test_match_legal_action_normalises():
+    from games.ui.wec.actions import match_legal_action
+
     legal = [
         {"type": "move", "piece": 3, "from": [1, 1, "ground"], "to": [2, 1, "ground"]},
         {"type": "fire", "from": [5, 5, "ground"], "piece": 8, "weapon": "bike", "to": [8, 5, "ground"],
@@ -302,19 +304,19 @@ def test_match_legal_action_normalises():
         {"type": "drop", "from": [6, 6, "air"], "piece": 9, "article": "flamer"},
         {"type": "drop", "from": [6, 6, "air"], "piece": 10, "article": "flamer"},
     ]
-    assert services.match_legal_action(
+    assert match_legal_action(
         {"type": "move", "from": (1, 1, "ground"), "to": [2, 1, "ground"], "carry": False}, legal
     ) is legal[0]
-    assert services.match_legal_action(
+    assert match_legal_action(
         {"type": "fire", "from": [5, 5, "ground"], "weapon": "bike", "to": [8, 5, "ground"]}, legal
     ) is legal[1]
     with pytest.raises(services.MalformedAction):  # two pieces there could drop a Flamer
-        services.match_legal_action({"type": "drop", "from": [6, 6, "air"], "article": "flamer"}, legal)
-    assert services.match_legal_action(
+        match_legal_action({"type": "drop", "from": [6, 6, "air"], "article": "flamer"}, legal)
+    assert match_legal_action(
         {"type": "drop", "from": [6, 6, "air"], "piece": 10, "article": "flamer"}, legal
     ) is legal[3]
     with pytest.raises(services.IllegalMove):
-        services.match_legal_action({"type": "move", "from": [1, 1, "ground"], "to": [3, 1, "ground"]}, legal)
+        match_legal_action({"type": "move", "from": [1, 1, "ground"], "to": [3, 1, "ground"]}, legal)
 
 
 # --- what the page shows -------------------------------------------------------------------------

@@ -30,12 +30,16 @@ __all__ = [
     "REPLAY_TEMPLATE",
     "WATCH_TEMPLATE",
     "accepts",
+    "action_from_fields",
     "actor",
+    "after_settle",
+    "ai_action",
     "board_context",
     "board_params",
     "engine_options",
     "kept_selection",
     "plain_words",
+    "refusal",
     "review_context",
     "watch_context",
 ]
@@ -62,6 +66,48 @@ def actor(engine, state, color: str) -> bool:
 
 def accepts(engine, state, color: str, action: dict, legal: list) -> dict:
     """The logged form of a posted action: the entry of legal_actions it is."""
-    from games.services import match_legal_action
+    from .actions import match_legal_action
 
     return match_legal_action(action, legal)
+
+
+def action_from_fields(data) -> dict:
+    """An action posted one field per key, as the board's buttons post it."""
+    from .actions import action_from_fields as read
+
+    return read(data)
+
+
+def after_settle(game, views: dict) -> None:
+    """After an action that ended a Turn: both colours' views at this Turn
+    boundary, kept (after commit) for the highlights of the pages to come,
+    which would otherwise replay the Turn from a snapshot."""
+    if getattr(game, "_last_action_type", None) != "end_turn":
+        return
+    from django.db import transaction
+
+    from .highlights import remember_views
+
+    transaction.on_commit(lambda g=game, s=game.seq, v=views: remember_views(g, s, v))
+
+
+def ai_action(engine, state, level: str, rng, memo: dict, think_seconds: float) -> dict | None:
+    """The AI's next action, from its own side's knowledge only.  "easy" is
+    the engine's one-action AI; "normal" and "hard" search the whole Turn
+    once (within `think_seconds`) and then follow that plan (kept in `memo`,
+    which lives as long as one run of the AI task)."""
+    if level == "easy":
+        return engine.choose_action(state, rng.randrange(2**31))
+    from games.rules.wec import search
+
+    if "plan" not in memo:
+        memo["plan"] = search.choose_turn(state, level, rng.randrange(2**31), budget_s=think_seconds)
+    action, memo["plan"] = search.follow_plan(state, memo["plan"], rng.randrange(2**31))
+    return action
+
+
+def refusal(message: str) -> str:
+    """An engine refusal in the reader's language (games/ui/wec/refusals.py)."""
+    from .refusals import translate
+
+    return translate(message)
