@@ -1,12 +1,11 @@
 from django.urls import path
 
-from . import views, views_club, views_help, views_sandbox, views_takeback
+from . import views, views_club, views_takeback
 from .ui import game_urlpatterns
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("help/", views_help.help_page, name="help"),
     path("games/list/", views.game_list, name="game_list"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
@@ -31,13 +30,7 @@ urlpatterns = [
     path("archive/", views_club.archive, name="archive"),
     path("players/<str:username>/", views_club.player_profile, name="player_profile"),
     path("leaderboard/", views_club.leaderboard, name="leaderboard"),
-    path("scenarios/", views_club.scenario_editor, name="scenario_editor"),
-    path("scenarios/start/", views_club.scenario_start, name="scenario_start"),
-    path("sandbox/", views_sandbox.sandbox, name="sandbox"),
-    path("sandbox/start/", views_sandbox.sandbox_start, name="sandbox_start"),
-    path("sandbox/act/", views_sandbox.sandbox_act, name="sandbox_act"),
-    path("sandbox/import/", views_sandbox.sandbox_import, name="sandbox_import"),
-    path("games/<int:game_id>/export.wec", views_club.export_record, name="export_record"),
+    path("games/<int:game_id>/export/", views_club.export_record, name="export_record"),
     path("games/<int:game_id>/start.json", views_club.export_scenario, name="export_scenario"),
     path("notifications/", views.notifications, name="notifications"),
     path("notifications/badge/", views.notification_badge, name="notification_badge"),

@@ -156,6 +156,7 @@ def game_detail(request, game_id: int):
     context["notation_label"] = ui.NOTATION_LABEL
     context["ui_script"] = getattr(ui, "SCRIPT", "")
     context["ui_stylesheet"] = getattr(ui, "STYLESHEET", "")
+    context["ui_sprite"] = getattr(ui, "SPRITE_TEMPLATE", "")
     return render(request, "games/game.html", context)
 
 

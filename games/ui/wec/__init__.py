@@ -14,10 +14,13 @@ LABEL = _("Weaponized Chess")
 BOARD_TEMPLATE = "games/wec/board.html"
 WATCH_TEMPLATE = "games/wec/watch_board.html"
 REPLAY_TEMPLATE = "games/wec/replay.html"
+SPRITE_TEMPLATE = "games/wec/sprite.html"  # the piece and Article icons the board uses
 SCRIPT = "js/arrows.js"  # the from-to arrows over the board (games/arrows.py)
 NOTATION_LABEL = _("Wec notation")
 EXPORT_EXTENSION = "wec"
 OPTIONS_PREFIX = "opt_"
+#: Wec's own pages in the site's menu (games/ui/wec/urls.py).
+NAV_LINKS = ((_("Board editor"), "scenario_editor"), (_("Sandbox"), "sandbox"))
 
 __all__ = [
     "BOARD_TEMPLATE",
@@ -27,7 +30,9 @@ __all__ = [
     "NOTATION_LABEL",
     "OPTIONS",
     "OPTIONS_PREFIX",
+    "NAV_LINKS",
     "REPLAY_TEMPLATE",
+    "SPRITE_TEMPLATE",
     "WATCH_TEMPLATE",
     "accepts",
     "action_from_fields",
