@@ -8,10 +8,10 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.board import viewer_words
-from games.panels import _Names, describe
 from games.rules.wec import apply, legal_actions, new_game, plain_history, view
 from games.rules.wec.exactness import random_options
+from games.ui.wec.board import viewer_words
+from games.ui.wec.panels import _Names, describe
 
 WORD = re.compile(r"(north-east|north-west|south-east|south-west|north|south|east|west)")
 
