@@ -1,5 +1,6 @@
 """Marshal and Spy in words: piece names, reasons, and the record in plain
-language, translated (the notation itself is docs/notation-marshal.md)."""
+language, translated (the notation itself: docs/notation.md, "Marshal and Spy
+notation")."""
 
 from __future__ import annotations
 
