@@ -320,6 +320,46 @@ def test_match_legal_action_normalises():
         match_legal_action({"type": "move", "from": [1, 1, "ground"], "to": [3, 1, "ground"]}, legal)
 
 
+
+def test_engine_refusal_reaches_a_wec_player_in_german(client, alice, sgame, monkeypatch):
+    """An engine refusal on the submit path is shown in the reader's language
+    (games/ui/wec/refusals.py).  The site lets only listed legal actions reach
+    the engine, so the test lets Alice's posted action through unmatched: the
+    engine itself then refuses "you have no piece at (2, 2, ground)"."""
+    from games.ui import wec as wec_ui
+
+    monkeypatch.setattr(wec_ui, "accepts", lambda engine, state, color, action, legal: action)
+    alice.language = "de"
+    alice.save()
+    client.force_login(alice)
+    response = act(client, sgame, {"type": "move", "from": "2-2-ground", "to": "3-2-ground"})
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "Du hast keine Figur auf (2, 2, Boden)." in page
+    assert "you have no piece" not in page
+    assert GameAction.objects.filter(game=sgame).count() == 0
+
+
+def test_wec_refusal_table_translates_real_engine_messages():
+    """Rows of the table match what the engine writes (a change of wording
+    shows up here), in German; an unknown message is passed on as written."""
+    from django.utils import translation
+
+    from games.rules import wec as rules
+    from games.ui import get_ui
+
+    ui = get_ui("wec")
+    fresh = rules.new_game({"competitive": False})
+    with pytest.raises(rules.IllegalAction) as end_early:
+        rules.apply(fresh, {"type": "end_turn"})
+    with pytest.raises(rules.IllegalAction) as no_undo:
+        rules.undo(rules.new_game({"competitive": True}), 1)
+    with translation.override("de"):
+        assert ui.refusal(str(end_early.value)) == "Ziehe, bevor du deinen Zug beendest."
+        assert ui.refusal(str(no_undo.value)) != str(no_undo.value)
+        assert ui.refusal("something new") == "something new"
+
+
 # --- what the page shows -------------------------------------------------------------------------
 def test_action_panel_never_shows_another_pieces_actions(client, sgame, alice, engine):
     client.force_login(alice)
