@@ -421,6 +421,10 @@ def create_game(
     `ai_clock`; `ai_level` is stored for the AI task.  `engine` names the game
     (games.ui.UI_REGISTRY; default WEC_ENGINE_NAME)."""
     User = get_user_model()
+    # Options given with a scenario replace the scenario's own (the start form
+    # showed them filled in); None keeps the scenario's.
+    if scenario is not None and options is None:
+        options = scenario.get("options") or {}
     options = dict(options or {})
     engine = engine or settings.WEC_ENGINE_NAME
     if engine not in UI_REGISTRY:
@@ -447,15 +451,13 @@ def create_game(
     elif opponent not in ("open", "user"):
         raise InvalidRequest(_("Choose an opponent."))
 
-    if scenario is not None and not options:
-        options = dict(scenario.get("options") or {})
     # Correspondence games are competitive: options are fixed, there is no
     # Undo, and each player's history leaves out what that player never saw.
     # A friendly game (competitive=False) keeps the engine's undo.
     competitive = bool(competitive)
     options["competitive"] = competitive
     if scenario is not None:
-        scenario = {**scenario, "options": {**(scenario.get("options") or {}), "competitive": competitive}}
+        scenario = {**scenario, "options": dict(options)}
     if opponent == "open":
         status = Game.Status.OPEN
     elif as_challenge and opponent == "user":

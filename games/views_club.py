@@ -427,9 +427,9 @@ def scenario_editor(request):
     A click on the point-and-click editor's board posts here too (`square` or
     `what=government`): the text is changed and the editor comes back."""
     from . import board_editor
-    from .scenario_text import SHIPPED, ScenarioTextError, check, parse, to_text
+    from .scenario_text import SHIPPED, ScenarioTextError, check, parse, shipped_about, to_text
 
-    context = {"shipped": [(key, title) for key, (title, _t) in SHIPPED.items()],
+    context = {"shipped": [(key, shipped.title) for key, shipped in SHIPPED.items()],
                "scenarios": selectors.scenarios_for(request.user)}
     status = 200
     held = ""
@@ -478,29 +478,56 @@ def scenario_editor(request):
             raise Http404
         name, doc = found
         context.update({"text": to_text(doc), "name": name, "board": _preview(doc),
-                        "source": request.GET.get("from", "shipped:standard")})
+                        "source": request.GET.get("from", "shipped:standard"),
+                        "about": shipped_about(request.GET.get("from", "shipped:standard")),
+                        "start_option_groups": _scenario_option_groups(doc)})
         context["palette_state"] = board_editor.Palette()
     context.update(_editor_context(context["text"], held))
     context["form"] = NewGameForm()
     return render(request, "games/scenarios.html", context, status=status)
 
 
+def _scenario_options():
+    """The options module of the game scenarios are written for (Wec)."""
+    from django.conf import settings
+
+    return get_ui(settings.WEC_ENGINE_NAME).OPTIONS
+
+
+def _scenario_option_groups(doc: dict) -> list:
+    """The options section of the scenario start form, set to the scenario's own options."""
+    options = _scenario_options()
+    return options.grouped_fields(options.options_form_class(doc.get("options") or {})())
+
+
 @login_required
 @require_POST
 @rate_limited("challenge")
 def scenario_start(request):
-    """A challenge, seek or AI game from a scenario."""
+    """A challenge, seek or AI game from a scenario, with the same choices as
+    the new-game form (opponent, AI level and clock, colour, time per move or
+    bank clock, competitive or friendly, the game options); only the position
+    differs.  Options left out of the post are the scenario's own."""
+    from django.conf import settings
+
     found = selectors.scenario_document(request.POST.get("source", ""), request.user)
     if found is None:
         raise Http404
     _name, doc = found
     form = NewGameForm(request.POST)
+    options_module = _scenario_options()
+    options_form = None
+    if any(key.startswith(get_ui(settings.WEC_ENGINE_NAME).OPTIONS_PREFIX) for key in request.POST):
+        options_form = options_module.options_form_class(doc.get("options") or {})(request.POST)
     if not form.is_valid():
         return _refused(request, services.InvalidRequest(_answer_error_form(form)))
+    if options_form is not None and not options_form.is_valid():
+        return _refused(request, services.InvalidRequest(_answer_error_form(options_form)))
+    options = options_module.options_from_form(options_form.cleaned_data) if options_form is not None else None
+    # Scenarios are positions of the site's first game (Wec): never another engine's.
+    kwargs = {**form.game_kwargs(), "engine": settings.WEC_ENGINE_NAME}
     try:
-        # The same choices as a game from the standard setup (AI level and
-        # clock, bank clock included), only the position differs.
-        game = services.create_game(creator=request.user, scenario=doc, **form.game_kwargs())
+        game = services.create_game(creator=request.user, scenario=doc, options=options, **kwargs)
     except services.GameError as exc:
         return _refused(request, exc)
     return redirect("game_detail", game_id=game.pk)
