@@ -271,8 +271,10 @@ def archive(request):
 
 def _exporter(request, game_id: int):
     """The game and the colour whose record the requester may have: a player
-    gets their own (censored while the game runs); anyone gets the full record
-    once the game has ended."""
+    gets their own (censored while the game runs: what that side saw, with no
+    starting information beyond the public header); anyone gets the full
+    record once the game has ended.  A spectator gets nothing while it runs
+    (the public view has no record lines), nor does anyone before it starts."""
     try:
         game = selectors.get_game(game_id)
     except Game.DoesNotExist:
@@ -344,7 +346,7 @@ def export_scenario(request, game_id: int):
     if snapshot is None:
         raise Http404
     response = JsonResponse(snapshot.state, json_dumps_params={"indent": 1, "sort_keys": True})
-    response["Content-Disposition"] = f'attachment; filename="wec-game-{game.pk}-start.json"'
+    response["Content-Disposition"] = f'attachment; filename="{game.engine}-game-{game.pk}-start.json"'
     return response
 
 
