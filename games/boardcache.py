@@ -39,8 +39,10 @@ def _cache():
 def board_key(game, seat) -> str:
     """Everything the cached HTML depends on besides the view version: the
     language and time zone it is written in, the AI notice, the players'
-    vacation badges (not part of the view digest), and while a clock runs the
-    minute (its "time left" counts down)."""
+    vacation badges with their dates (also in the view digest since the
+    explicit vacation, kept here so the key never depends on a bump), and
+    while a clock runs the minute (its "time left" counts down; a paused
+    clock does not)."""
     clocks = selectors.game_clocks(game)
     minute = str(int(time.time() // 60)) if any(c.running for c in clocks) else "-"
     return ":".join(
@@ -53,7 +55,10 @@ def board_key(game, seat) -> str:
             get_language() or "",
             timezone.get_current_timezone_name(),
             "a" if game.needs_attention else "-",
-            "".join("v" if c.on_vacation else "-" for c in clocks),
+            "/".join(
+                (str(int(c.vacation_until.timestamp())) if c.vacation_until else "v") if c.on_vacation else "-"
+                for c in clocks
+            ),
             minute,
         ]
     )

@@ -87,6 +87,10 @@ def user_games(user):
         game.my_turn = game.status == Game.Status.ACTIVE and game.to_move == mine.color
         to_move = seat_by_color(game, game.to_move)
         game.deadline = to_move.deadline if to_move and game.status == Game.Status.ACTIVE else None
+        # The side to move is on vacation: its clock is paused (no deadline).
+        game.clock_paused = bool(
+            to_move and game.status == Game.Status.ACTIVE and to_move.paused_seconds is not None
+        )
         # "won" / "lost" / "drawn" for an ended game, from the user's side.
         game.my_outcome = ""
         if game.status == Game.Status.FINISHED and game.result:
@@ -107,6 +111,21 @@ def due_seat_ids(now) -> list[int]:
     )
 
 
+def due_vacation_user_ids(now) -> list[int]:
+    """Users on vacation with a day due or the planned end reached (for
+    check_clocks; services_vacation.settle_vacation re-checks each under lock)."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Q
+
+    return list(
+        get_user_model()
+        .objects.filter(vacation_started__isnull=False)
+        .filter(Q(vacation_paid_until__isnull=True) | Q(vacation_paid_until__lte=now) | Q(vacation_until__lte=now))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
 @dataclass
 class Clock:
     color: str
@@ -114,23 +133,32 @@ class Clock:
     deadline: object  # datetime or None
     running: bool
     on_vacation: bool
+    # Paused by the player's vacation: the time it has left (seconds), else None.
+    paused_seconds: int | None = None
+    # While the player is on vacation: when it ends at the latest.
+    vacation_until: object = None
 
 
 def game_clocks(game: Game) -> list[Clock]:
-    """Both seats' clocks, Black first: the side to move has the deadline."""
+    """Both seats' clocks, Black first: the side to move has the deadline, or
+    its time left frozen while its player is on vacation."""
     clocks = []
     for color in ("black", "white"):
         seat = seat_by_color(game, color)
         if seat is None:
             continue
-        running = game.status == Game.Status.ACTIVE and game.to_move == color and seat.deadline is not None
+        active = game.status == Game.Status.ACTIVE and game.to_move == color
+        running = active and seat.deadline is not None
+        on_vacation = bool(seat.user and seat.user.on_vacation)
         clocks.append(
             Clock(
                 color=color,
                 user=seat.user,
                 deadline=seat.deadline if running else None,
                 running=running,
-                on_vacation=bool(seat.user and seat.user.on_vacation),
+                on_vacation=on_vacation,
+                paused_seconds=seat.paused_seconds if active else None,
+                vacation_until=seat.user.vacation_ends if on_vacation else None,
             )
         )
     return clocks
@@ -250,6 +278,16 @@ def view_digest(game: Game, seats, state, color: str, view: dict | None = None) 
         "proposal": game.proposal,
         "seats": sorted(
             (s.color, s.user_id, s.deadline.isoformat() if s.deadline else None) for s in seats
+        ),
+        # Vacation (issue 14): a paused clock's time left and the "on vacation
+        # until …" badge are on both players' pages.
+        "vacation": sorted(
+            (
+                s.color,
+                s.paused_seconds,
+                s.user.vacation_ends.isoformat() if s.user_id and s.user.on_vacation else None,
+            )
+            for s in seats
         ),
     }
     text = json.dumps(shown, sort_keys=True, separators=(",", ":"), default=str)

@@ -214,19 +214,39 @@ def _notify_end(game: Game, seats: list[Seat], actor=None) -> None:
             _notify(game, seat.user, Notification.Kind.GAME_OVER)
 
 
+def _paused_by_vacation(seat: Seat) -> bool:
+    """Whether this seat's clock must not run now: its player is on an
+    explicit vacation (games.services_vacation)."""
+    user = seat.user if seat.user_id else None
+    return user is not None and user.vacation_started is not None
+
+
+def _store_clock(seat: Seat, **values) -> None:
+    """Write the clock fields that changed (deadline, paused_seconds, bank_seconds)."""
+    changed = {k: v for k, v in values.items() if getattr(seat, k) != v}
+    if changed:
+        for key, value in changed.items():
+            setattr(seat, key, value)
+        Seat.objects.filter(pk=seat.pk).update(**changed)
+
+
 def _set_clocks(game: Game, seats: list[Seat], now: datetime | None = None) -> None:
     """The side to move's deadline starts now (days_per_move from now); the
-    other side has none.  A game without a clock, or not in progress, has none."""
+    other side has none.  A game without a clock, or not in progress, has none.
+    A player on vacation gets the whole time frozen (`paused_seconds`)
+    instead of a deadline: the clock starts when the vacation ends."""
     now = now or timezone.now()
     if game.has_bank:
         _set_bank_clocks(game, seats, now)
         return
     for seat in seats:
         running = game.status == Game.Status.ACTIVE and game.has_clock and seat.color == game.to_move
-        deadline = now + timedelta(days=game.days_per_move) if running else None
-        if seat.deadline != deadline:
-            seat.deadline = deadline
-            Seat.objects.filter(pk=seat.pk).update(deadline=deadline)
+        paused = running and _paused_by_vacation(seat)
+        _store_clock(
+            seat,
+            deadline=now + timedelta(days=game.days_per_move) if running and not paused else None,
+            paused_seconds=int(game.days_per_move) * 86400 if paused else None,
+        )
 
 
 def bank_after_turn(game: Game, bank_at_start: int | None, deadline: datetime, now: datetime) -> int:
@@ -236,7 +256,13 @@ def bank_after_turn(game: Game, bank_at_start: int | None, deadline: datetime, n
     (`bank_at_start`): when vacation moved the deadline past an exhausted bank
     (enforce_deadline sets that bank to 0), the vacation days paid for the
     overrun and the player keeps only the increment."""
-    left = max(0, int((deadline - now).total_seconds()))
+    return bank_after_left(game, bank_at_start, max(0, int((deadline - now).total_seconds())))
+
+
+def bank_after_left(game: Game, bank_at_start: int | None, left: int) -> int:
+    """The bank after a turn that ended with `left` seconds on the clock (a
+    running clock's time to its deadline, or a paused clock's frozen time)."""
+    left = max(0, int(left))
     if bank_at_start is not None:
         left = min(left, int(bank_at_start))
     bank = left + int(game.increment_hours or 0) * 3600
@@ -247,23 +273,26 @@ def bank_after_turn(game: Game, bank_at_start: int | None, deadline: datetime, n
 
 def _set_bank_clocks(game: Game, seats: list[Seat], now: datetime) -> None:
     """Bank clocks: the side that just ended its turn banks its time left plus
-    the increment; the side to move gets its whole bank as its deadline."""
+    the increment; the side to move gets its whole bank as its deadline (or,
+    on vacation, frozen as `paused_seconds`)."""
     active = game.status == Game.Status.ACTIVE
     for seat in seats:
         running = active and seat.color == game.to_move
-        bank = seat.bank_seconds
-        deadline = seat.deadline
+        bank, deadline, paused = seat.bank_seconds, seat.deadline, seat.paused_seconds
         if not running:
-            if deadline is not None and active:
+            if active and deadline is not None:
                 bank = bank_after_turn(game, bank, deadline, now)
-            deadline = None
-        elif deadline is None:
+            elif active and paused is not None:  # a turn played while on vacation
+                bank = bank_after_left(game, bank, paused)
+            deadline = paused = None
+        elif deadline is None and paused is None:
             if bank is None:
                 bank = int(game.days_per_move) * 86400
-            deadline = now + timedelta(seconds=bank)
-        if (bank, deadline) != (seat.bank_seconds, seat.deadline):
-            seat.bank_seconds, seat.deadline = bank, deadline
-            Seat.objects.filter(pk=seat.pk).update(bank_seconds=bank, deadline=deadline)
+            if _paused_by_vacation(seat):
+                paused = bank
+            else:
+                deadline = now + timedelta(seconds=bank)
+        _store_clock(seat, bank_seconds=bank, deadline=deadline, paused_seconds=paused)
 
 
 def _schedule_ai_if_needed(game: Game) -> None:
@@ -419,6 +448,10 @@ def create_game(
     `ai_clock`; `ai_level` is stored for the AI task.  `engine` names the game
     (games.ui.UI_REGISTRY; default WEC_ENGINE_NAME)."""
     User = get_user_model()
+    # Options given with a scenario replace the scenario's own (the start form
+    # showed them filled in); None keeps the scenario's.
+    if scenario is not None and options is None:
+        options = scenario.get("options") or {}
     options = dict(options or {})
     engine = engine or settings.WEC_ENGINE_NAME
     if engine not in UI_REGISTRY:
@@ -445,15 +478,13 @@ def create_game(
     elif opponent not in ("open", "user"):
         raise InvalidRequest(_("Choose an opponent."))
 
-    if scenario is not None and not options:
-        options = dict(scenario.get("options") or {})
     # Correspondence games are competitive: options are fixed, there is no
     # Undo, and each player's history leaves out what that player never saw.
     # A friendly game (competitive=False) keeps the engine's undo.
     competitive = bool(competitive)
     options["competitive"] = competitive
     if scenario is not None:
-        scenario = {**scenario, "options": {**(scenario.get("options") or {}), "competitive": competitive}}
+        scenario = {**scenario, "options": dict(options)}
     if opponent == "open":
         status = Game.Status.OPEN
     elif as_challenge and opponent == "user":
@@ -737,8 +768,8 @@ def enforce_deadline(seat_id: int, now: datetime | None = None) -> str:
     Under the game row lock (the same lock submit_action takes; a row another
     worker or a player holds is skipped, not waited for) and re-reading the
     seat: if its deadline really passed while it is that seat's turn, a player
-    on vacation with time paid or days left gets the deadline moved to the end
-    of the paid vacation time; anyone else loses on time (result
+    with automatic vacation days (`auto_vacation`) and time paid or days left
+    gets the deadline moved to the end of the paid vacation time; anyone else loses on time (result
     {"winner": other colour, "reason": "timeout"}; the engine state is not
     changed).  Running it twice, or twice at once, changes nothing more."""
     now = now or timezone.now()
@@ -760,7 +791,7 @@ def enforce_deadline(seat_id: int, now: datetime | None = None) -> str:
         ):
             return DeadlineOutcome.NOT_DUE
         user = User.objects.select_for_update().get(pk=seat.user_id) if seat.user_id else None
-        if user is not None and user.on_vacation:
+        if user is not None and user.auto_vacation:
             until = _vacation_cover(user, seat.deadline, now)
             if until is not None:
                 seat.deadline = until

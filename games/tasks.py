@@ -207,15 +207,23 @@ def check_clocks() -> int:
     """Periodic (Celery beat, every WEC_CLOCK_CHECK_SECONDS): every seat whose
     deadline has passed in a running game is handed to
     services.enforce_deadline, which either spends vacation time or ends the
-    game on time.  Safe to run concurrently: each game is handled under its
-    row lock (rows another worker holds are skipped until the next run).
-    Returns how many seats it acted on (vacation used or time out)."""
+    game on time.  Before that, the explicit vacations: days that fell due
+    are charged, and a vacation whose planned end came or whose allowance ran
+    out ends, starting its player's paused clocks again
+    (services_vacation.settle_vacations).  Safe to run concurrently: each game
+    is handled under its row lock (rows another worker holds are skipped until
+    the next run).  Returns how many seats it acted on (vacation used or time
+    out)."""
     from django.utils import timezone
 
     from .selectors import due_seat_ids
     from .services import DeadlineOutcome, enforce_deadline
+    from .services_vacation import settle_vacations
 
     now = timezone.now()
+    ended = settle_vacations(now)
+    if ended:
+        logger.info("%s vacation(s) ended", ended)
     acted = 0
     for seat_id in due_seat_ids(now):
         try:

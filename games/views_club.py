@@ -45,6 +45,9 @@ def _challenge_context(request, game, seat, proposal_form=None) -> dict:
             "options": game_options.describe(proposal.get("options") or {}),
             "days_per_move": proposal.get("days_per_move"),
             "swap": proposal.get("swap"),
+            # Only shown when the proposal changes the kind of game.
+            "competitive": proposal.get("competitive", game.competitive),
+            "kind_changes": proposal.get("competitive", game.competitive) != game.competitive,
             "mine": proposal.get("by") == seat.color,
         }
     if proposal_form is None:
@@ -116,17 +119,27 @@ def challenge_propose(request, game_id: int):
         context = _challenge_context(request, game, seat, proposal_form=options_form)
         context["clock_form"] = clock
         return render(request, "games/challenge.html", context, status=400)
+    kind = request.POST.get("kind", "")
     try:
+        if kind not in ("", "competitive", "friendly"):
+            raise services.InvalidRequest(_kind_error())
         services_club.propose_change(
             game_id=game_id,
             user=request.user,
             options=game_options.options_from_form(options_form.cleaned_data),
             days_per_move=clock.cleaned_data.get("days_per_move"),
             creator_color=request.POST.get("creator_color") or None,
+            competitive=None if not kind else kind == "competitive",
         )
     except services.GameError as exc:
         return _refused(request, exc, game_id)
     return redirect("challenge_detail", game_id=game_id)
+
+
+def _kind_error() -> str:
+    from django.utils.translation import gettext as _
+
+    return _("Choose a competitive or a friendly game.")
 
 
 @login_required
@@ -258,8 +271,10 @@ def archive(request):
 
 def _exporter(request, game_id: int):
     """The game and the colour whose record the requester may have: a player
-    gets their own (censored while the game runs); anyone gets the full record
-    once the game has ended."""
+    gets their own (censored while the game runs: what that side saw, with no
+    starting information beyond the public header); anyone gets the full
+    record once the game has ended.  A spectator gets nothing while it runs
+    (the public view has no record lines), nor does anyone before it starts."""
     try:
         game = selectors.get_game(game_id)
     except Game.DoesNotExist:

@@ -377,7 +377,7 @@ def _play_until_turn_passes(game, user):
 
 def test_clock_vacation_day_then_loss_on_time(client, alice, bob):
     """Marshal games run on the shared clocks: the deadline starts with the
-    play and passes with the turn; a player on vacation whose time is up
+    play and passes with the turn; a player with automatic vacation days whose time is up
     spends a vacation day instead of losing; once no day is left, the
     clock check ends the game on time (the engine's state untouched)."""
     from datetime import timedelta
@@ -397,7 +397,7 @@ def test_clock_vacation_day_then_loss_on_time(client, alice, bob):
     deadlines = {s.color: s.deadline for s in Seat.objects.filter(game=game)}
     assert deadlines["black"] is None and abs(deadlines["white"] - (timezone.now() + 2 * day)) < timedelta(minutes=1)
 
-    bob.on_vacation, bob.vacation_days = True, 1
+    bob.auto_vacation, bob.vacation_days = True, 1
     bob.save()
     passed = timezone.now() - timedelta(minutes=1)
     Seat.objects.filter(game=game, color="white").update(deadline=passed)

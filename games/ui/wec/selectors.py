@@ -14,7 +14,7 @@ def scenario_document(source: str, user) -> tuple[str, dict] | None:
 
     kind, _sep, key = (source or "").partition(":")
     if kind == "shipped" and key in SHIPPED:
-        return str(SHIPPED[key][0]), shipped_document(key)
+        return str(SHIPPED[key].title), shipped_document(key)
     if kind == "id" and key.isdigit():
         scenario = Scenario.objects.filter(pk=int(key)).first()
         if scenario and (scenario.public or (user.is_authenticated and scenario.owner_id == user.pk)):

@@ -20,7 +20,7 @@ def _context(request, box: dict | None) -> dict:
     from .scenario_text import SHIPPED
 
     context = {
-        "shipped": [(key, title) for key, (title, _t) in SHIPPED.items()],
+        "shipped": [(key, shipped.title) for key, shipped in SHIPPED.items()],
         "scenarios": selectors.scenarios_for(request.user),
         "box": box,
     }

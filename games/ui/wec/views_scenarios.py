@@ -15,7 +15,7 @@ from games.forms import NewGameForm
 from games.views_club import _refused
 from wecsite.ratelimit import rate_limited
 
-from . import NAME
+from . import NAME, OPTIONS, OPTIONS_PREFIX
 from .selectors import scenario_document
 from .services_scenarios import save_scenario
 
@@ -63,9 +63,9 @@ def scenario_editor(request):
     A click on the point-and-click editor's board posts here too (`square` or
     `what=government`): the text is changed and the editor comes back."""
     from . import board_editor
-    from .scenario_text import SHIPPED, ScenarioTextError, check, parse, to_text
+    from .scenario_text import SHIPPED, ScenarioTextError, check, parse, shipped_about, to_text
 
-    context = {"shipped": [(key, title) for key, (title, _t) in SHIPPED.items()],
+    context = {"shipped": [(key, shipped.title) for key, shipped in SHIPPED.items()],
                "scenarios": selectors.scenarios_for(request.user)}
     status = 200
     held = ""
@@ -114,29 +114,46 @@ def scenario_editor(request):
             raise Http404
         name, doc = found
         context.update({"text": to_text(doc), "name": name, "board": _preview(doc),
-                        "source": request.GET.get("from", "shipped:standard")})
+                        "source": request.GET.get("from", "shipped:standard"),
+                        "about": shipped_about(request.GET.get("from", "shipped:standard")),
+                        "start_option_groups": _scenario_option_groups(doc)})
         context["palette_state"] = board_editor.Palette()
     context.update(_editor_context(context["text"], held))
     context["form"] = NewGameForm()
     return render(request, "games/wec/scenarios.html", context, status=status)
 
 
+def _scenario_option_groups(doc: dict) -> list:
+    """The options section of the scenario start form, set to the scenario's own options."""
+    return OPTIONS.grouped_fields(OPTIONS.options_form_class(doc.get("options") or {})())
+
+
 @login_required
 @require_POST
 @rate_limited("challenge")
 def scenario_start(request):
-    """A challenge, seek or AI game from a scenario."""
+    """A challenge, seek or AI game from a scenario, with the same choices as
+    the new-game form (opponent, AI level and clock, colour, time per move or
+    bank clock, competitive or friendly, the game options); only the position
+    differs.  Options left out of the post are the scenario's own."""
     found = scenario_document(request.POST.get("source", ""), request.user)
     if found is None:
         raise Http404
     _name, doc = found
     form = NewGameForm(request.POST)
+    options_form = None
+    if any(key.startswith(OPTIONS_PREFIX) for key in request.POST):
+        options_form = OPTIONS.options_form_class(doc.get("options") or {})(request.POST)
     if not form.is_valid():
         return _refused(request, services.InvalidRequest(_answer_error_form(form)))
+    if options_form is not None and not options_form.is_valid():
+        return _refused(request, services.InvalidRequest(_answer_error_form(options_form)))
+    options = OPTIONS.options_from_form(options_form.cleaned_data) if options_form is not None else None
     try:
-        # The same choices as a game from the standard setup (AI level and
-        # clock, bank clock included), only the position differs.
-        game = services.create_game(creator=request.user, scenario=doc, **{**form.game_kwargs(), "engine": NAME})
+        # Scenarios are positions of this game: never another engine's.
+        game = services.create_game(
+            creator=request.user, scenario=doc, options=options, **{**form.game_kwargs(), "engine": NAME}
+        )
     except services.GameError as exc:
         return _refused(request, exc)
     return redirect("game_detail", game_id=game.pk)
