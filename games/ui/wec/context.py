@@ -140,8 +140,9 @@ def review_context(game, seat, at=None, history=None, state=None):
 
 def _review_boards(game, seat, frames, at):
     """The review's knowledge boards (what Black and White each knew after
-    frame `at`), the Squares where each learned something that Turn, the
-    closest calls of hidden pieces, and the plot over the game."""
+    frame `at`), the Squares where each learned something that Turn, whether
+    a hidden enemy could take or hit each primary piece on its next Turn,
+    and the plot over the game."""
     fs = review_data.frames_of(game, frames)
     prev = fs[at - 1] if at > 0 else None
     boards = []
@@ -151,8 +152,9 @@ def _review_boards(game, seat, frames, at):
         for line in board["grid"]:
             for sq in line["squares"]:
                 sq["hl_learn"] = (sq["row"], sq["col"]) in learned
-        near = review_data.threat(fs[at], color)
-        boards.append({"color": color, "board": board, "learned": len(learned), "near": near[0] if near[1] else None})
+        danger = review_data.threat(fs[at], color)
+        boards.append({"color": color, "board": board, "learned": len(learned), "danger": danger.danger,
+                       "threat": review_data.describe(danger)})
     stats = review_data.summary(game, frames)
     return {"knowledge": boards, "stats": stats, "plot": review_data.plot(stats, at)}
 
