@@ -17,6 +17,9 @@ REPLAY_TEMPLATE = "games/wec/replay.html"
 SCRIPT = "js/arrows.js"  # the from-to arrows over the board (games/arrows.py)
 NOTATION_LABEL = _("Wec notation")
 EXPORT_EXTENSION = "wec"
+# The board highlights what changed since the player last looked
+# (games/boardcache.py since_last; games/partials/since_last.html).
+SINCE_LAST = True
 OPTIONS_PREFIX = "opt_"
 
 __all__ = [
@@ -28,6 +31,7 @@ __all__ = [
     "OPTIONS",
     "OPTIONS_PREFIX",
     "REPLAY_TEMPLATE",
+    "SINCE_LAST",
     "WATCH_TEMPLATE",
     "accepts",
     "actor",

@@ -86,6 +86,11 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         "turn_panel": panels.turn_panel(view, legal, seat.color) if my_turn else None,
         "selected": sel,
         "selected_key": place_key(sel) if sel else "",
+        # The own piece types at the selected place, for their Rules & Help entries.
+        "selected_kinds": sorted({
+            str(p.get("type")) for p in view.get("pieces", [])
+            if sel and p.get("color") == seat.color and (p.get("row"), p.get("col"), p.get("level", "ground")) == sel
+        }),
         "sel_query": urlencode(query),
         "mode": mode,
         "mode_weapon": panels.weapon_name(weapon) if mode else "",
@@ -103,6 +108,9 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         "clocks_url": reverse("game_clocks", args=[game.pk]),
         "takeback": takeback.controls(game, seat, state),
         "arrows": arrows.for_player(game, seat.color, state, history["notation"]),
+        # What this view shows on each Square, for "changed since you last
+        # looked" (games/boardcache.py); not rendered into the board itself.
+        "seen_signature": highlights.signature(view),
     }
 
 

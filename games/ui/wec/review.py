@@ -139,7 +139,7 @@ def _ray_holds(action: dict, places: list[tuple]) -> bool:
     through one of `places` (row, col)."""
     frm, (dr, dc) = action["from"], action["direction"]
     r, c = frm[0], frm[1]
-    for _ in range(10):
+    for _step in range(10):
         r, c = r + dr, c + dc
         if (r, c) in places:
             return True
