@@ -192,8 +192,9 @@
   document.body.addEventListener("htmx:beforeSwap", function (e) {
     if (!e.detail.target || e.detail.target.id !== "board") return;
     scrolls = { page: window.scrollY, lists: {} };
+    // Both ways: the record scrolls down, the board sideways on a phone.
     document.querySelectorAll("#board [data-keep-scroll]").forEach(function (el) {
-      scrolls.lists[el.dataset.keepScroll] = el.scrollTop;
+      scrolls.lists[el.dataset.keepScroll] = [el.scrollTop, el.scrollLeft];
     });
   });
   document.body.addEventListener("htmx:afterSwap", function (e) {
@@ -202,8 +203,10 @@
     applyLevel();
     if (!scrolls) return;
     document.querySelectorAll("#board [data-keep-scroll]").forEach(function (el) {
-      var top = scrolls.lists[el.dataset.keepScroll];
-      if (top !== undefined) el.scrollTop = top;
+      var kept = scrolls.lists[el.dataset.keepScroll];
+      if (kept === undefined) return;
+      el.scrollTop = kept[0];
+      el.scrollLeft = kept[1];
     });
     window.scrollTo(window.scrollX, scrolls.page);
     scrolls = null;
