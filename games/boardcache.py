@@ -15,8 +15,8 @@ player was shown before ("changed since you last looked", kept per Seat by
 services.note_board_shown).  It is sent as a small out-of-band element
 (games/partials/since_last.html) that the page's script applies to the
 board, so the cached board stays the same for every request of a version;
-the cache keeps the view's signature (highlights.signature) beside the HTML
-for it.
+the cache keeps the view's signature (the game's, e.g. Wec's
+highlights.signature) beside the HTML for it.
 """
 
 from __future__ import annotations
@@ -157,12 +157,11 @@ def history_fragment(request, game, seat, history: dict) -> str:
 def since_last(game, seat, signature: str | None, quiet: bool = False) -> dict | None:
     """The "changed since you last looked" data of this answer (None for a
     game whose UI has no such highlight: its page has no element for it)."""
-    if not getattr(get_ui(game.engine), "SINCE_LAST", False):
+    ui = get_ui(game.engine)
+    if not getattr(ui, "SINCE_LAST", False):
         return None
-    from .ui.wec.highlights import since_last_text
-
     squares = services.note_board_shown(game, seat, signature, quiet=quiet)
-    return {"squares": squares, "keys": " ".join(f"{r}-{c}" for r, c in squares), "text": since_last_text(squares)}
+    return {"squares": squares, "keys": " ".join(f"{r}-{c}" for r, c in squares), "text": ui.since_last_text(squares)}
 
 
 def since_fragment(data: dict | None) -> str:

@@ -133,12 +133,10 @@ def settle_views(game: Game, seats: list[Seat], state=None, actor_color: str | N
         Seat.objects.filter(pk=seat.pk).update(version=seat.version, view_digest=digest)
         rung.append(seat.color)
         transaction.on_commit(lambda g=game.pk, c=seat.color, v=seat.version: broadcast_changed(g, c, v))
-    if views and getattr(game, "_last_action_type", None) == "end_turn":
-        # Both colours' views at this Turn boundary, for the highlights of the
-        # pages to come (they would otherwise replay the Turn from a snapshot).
-        from .ui.wec.highlights import remember_views
-
-        transaction.on_commit(lambda g=game, s=game.seq, v=views: remember_views(g, s, v))
+    if views:
+        # The game's own use of the views just computed (Wec keeps them at a
+        # Turn boundary for its highlights).
+        get_ui(game.engine).after_settle(game, views)
     return rung
 
 
@@ -542,67 +540,6 @@ def _validate_action(action) -> dict:
     return action
 
 
-# Keys a player may leave out when only one of their pieces fits.
-_OPTIONAL_IDS = ("piece", "to_piece")
-
-
-def normalise_action(action) -> object:
-    """An action in one canonical form for comparison: lists for tuples, no
-    None values, no `carry: false`, a Transport's default `path`, dozed Squares
-    sorted."""
-
-    def norm(value):
-        if isinstance(value, (list, tuple)):
-            return [norm(v) for v in value]
-        if isinstance(value, dict):
-            return {str(k): norm(v) for k, v in value.items() if v is not None}
-        return value
-
-    out = norm(action)
-    if not isinstance(out, dict):
-        return out
-    if out.get("carry") is False:
-        del out["carry"]
-    if out.get("type") == "fire" and "to" in out and "path" not in out:
-        out["path"] = "beeline"
-    if isinstance(out.get("doze"), list):
-        out["doze"] = sorted(out["doze"], key=repr)
-    return out
-
-
-def match_legal_action(action: dict, legal: list[dict]) -> dict:
-    """The entry of `legal` (the player's legal_actions) that `action` is, after
-    normalising; an action leaving out `piece` / `to_piece` matches when exactly
-    one entry fits.  Raises IllegalMove (nothing else fits) or MalformedAction
-    (several of the player's pieces could do it)."""
-    wanted = normalise_action(action)
-    for candidate in legal:
-        if normalise_action(candidate) == wanted:
-            return candidate
-    left_out = [k for k in _OPTIONAL_IDS if k not in wanted]
-    if left_out:
-        fits = {}
-        for candidate in legal:
-            norm = normalise_action(candidate)
-            for key in left_out:
-                norm.pop(key, None)
-            if norm == wanted:
-                fits[repr(normalise_action(candidate))] = candidate
-        if len(fits) == 1:
-            return next(iter(fits.values()))
-        if len(fits) > 1:
-            raise MalformedAction(_("Several of your pieces could do that; choose one of them first."))
-    kind = action.get("type")
-    if kind == "end_turn" and legal:
-        raise IllegalMove(_("Make your Move before you end your turn."))
-    if kind not in _ACTION_TYPES:
-        raise IllegalMove(_("There is no such action."))
-    raise IllegalMove(_("That action is not allowed now."))
-
-
-_ACTION_TYPES = ("move", "end_turn", "fire", "pickup", "drop", "exchange", "reinforce")
-
-
 def submit_action(
     game_id: int, user, action, expected_seq: int | None = None, expected_version: int | None = None
 ) -> GameAction:
@@ -668,7 +605,7 @@ def _submit_action(
         try:
             new_state = engine.apply(state, action)
         except ValueError as exc:  # the engine's IllegalAction is a ValueError
-            raise IllegalMove(str(exc) or _("That action is not allowed.")) from exc
+            raise IllegalMove(ui.refusal(str(exc)) or _("That action is not allowed.")) from exc
         # Anything else the engine raises on one of its own legal actions is a
         # bug on our side: submit_action reports it as an EngineFault.
 
@@ -852,7 +789,8 @@ def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool 
     returns the same Squares, so a selection or a refresh keeps them.
     `quiet`: the player's own action made this board (the act and take-back
     answers), so nothing is new to them.  It reads and writes only this
-    seat's record of what it was served: nothing of the other side's."""
+    seat's record of what it was served: nothing of the other side's.
+    Only for a game whose site package has SINCE_LAST (games.ui.GameUI)."""
     if game.status != Game.Status.ACTIVE or seat.user_id is None:
         return []
     seen = seat.seen or {}
@@ -860,9 +798,8 @@ def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool 
         return list(seen.get("changed") or [])
     if signature is None:
         return []
-    from .ui.wec.highlights import signature_changes  # the format's owner (lazy: it imports the selectors)
-
-    changed = [] if quiet or not seen.get("sig") else signature_changes(seen["sig"], signature)
+    # The signature's format is the game's (its site package compares them).
+    changed = [] if quiet or not seen.get("sig") else get_ui(game.engine).signature_changes(seen["sig"], signature)
     seat.seen = {"v": seat.version, "sig": signature, "changed": changed}
     Seat.objects.filter(pk=seat.pk).update(seen=seat.seen)
     return changed

@@ -158,6 +158,7 @@ def game_detail(request, game_id: int):
     context["notation_label"] = ui.NOTATION_LABEL
     context["ui_script"] = getattr(ui, "SCRIPT", "")
     context["ui_stylesheet"] = getattr(ui, "STYLESHEET", "")
+    context["ui_sprite"] = getattr(ui, "SPRITE_TEMPLATE", "")
     return render(request, "games/game.html", context)
 
 
@@ -256,7 +257,7 @@ def game_act(request, game_id: int):
     try:
         version_text = request.POST.get("version", "")
         expected = int(version_text) if version_text != "" else None
-        action = action_from_post(request.POST)
+        action = action_from_post(request.POST, get_ui(game.engine))
         services.submit_action(game.pk, request.user, action, expected_version=expected)
     except services.GameError as exc:
         error, status = exc.message, exc.status

@@ -305,7 +305,7 @@
     zoomSquare(document.querySelector("#board .board .sq[data-row='" + zoomed[0] + "'][data-col='" + zoomed[1] + "']"));
     zoomed = null;
   });
-  // Keyboard play (documented on the help page, games/help.py KEYS and
+  // Keyboard play (documented on the help page, games/ui/wec/help.py KEYS and
   // RECIPES): e ends the turn, u takes back the last action (friendly games),
   // Escape clears the selection or leaves an aiming mode, a aims the first
   // weapon, f t p d x go to the selected piece's Fire, Transport, Pick-up,

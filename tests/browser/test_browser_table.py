@@ -329,7 +329,7 @@ def tab_to(page, selector, limit=80) -> None:
 
 def test_every_action_by_keyboard_alone(new_page, shot, django_user_model):
     """A Fire, a Pick-up, a Reinforce, a Move and End Turn, with the keys the
-    help page gives (games/help.py RECIPES), never the mouse; h opens the help
+    help page gives (games/ui/wec/help.py RECIPES), never the mouse; h opens the help
     entry of the focused piece; then the enemy's Move shows as changed since
     the player last looked, live."""
     from games import selectors, services

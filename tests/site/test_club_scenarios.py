@@ -4,8 +4,9 @@ Square, saving (private or public), shipped scenarios, a game from one."""
 import pytest
 from django.urls import reverse
 
-from games import scenario_text, selectors
 from games.models import Game, Scenario, Snapshot
+from games.ui.wec import scenario_text
+from games.ui.wec import selectors as wec_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -51,4 +52,4 @@ def test_editor_checks_saves_and_starts_a_challenge(client, alice, bob):
     assert response.status_code == 302 and game.status == "challenge"
     start = Snapshot.objects.get(game=game, seq=0).state
     assert len(start["pieces"]) == 3 and start["pieces"][1]["articles"] == ["bike"]
-    assert selectors.scenario_document("id:999", alice) is None
+    assert wec_selectors.scenario_document("id:999", alice) is None

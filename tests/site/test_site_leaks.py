@@ -32,8 +32,9 @@ from django.db import connection
 from django.urls import reverse
 
 import games.rules.wec as wec
-from games import boardcache, highlights, notifications, review, selectors, services, state_store, takeback
+from games import boardcache, notifications, selectors, services, state_store, takeback
 from games.models import Notification
+from games.ui.wec import highlights, review
 from wecsite import siteurl
 from wecsite.asgi import application
 

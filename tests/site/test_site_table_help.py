@@ -9,8 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import help as helpdata
 from games import services
+from games.ui.wec import help as helpdata
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

@@ -40,7 +40,7 @@ def weapon_name(weapon: str) -> str:
     return str(article_name(weapon))
 
 
-# The help page's entry of each weapon (templates/help/help.html): the Jet's
+# The help page's entry of each weapon (templates/games/wec/help.html): the Jet's
 # and the Sub's own short-range Rocket is no Article, so it is told about in
 # the entry of the piece that carries it.
 def weapon_help(weapon: str, piece_kind: str = "") -> str:

@@ -76,9 +76,9 @@ def parse(text: str, options: dict | None = None) -> dict:
 def check(doc: dict) -> dict:
     """The engine's verdict: its own dump of the position, or a
     ScenarioTextError carrying the engine's message and the Square it names."""
-    from .engine import get_game_engine
+    from games.engine import get_game_engine
 
-    engine = get_game_engine()
+    engine = get_game_engine("wec")
     try:
         return engine.dump_scenario(engine.load_scenario(doc))
     except ValueError as exc:
@@ -115,7 +115,7 @@ _ENGINE_MESSAGES = [
 
 def engine_message(message: str) -> str:
     """An engine error about a position, in the user's language when known."""
-    from .templatetags.wec_board import level_name, piece_name
+    from games.templatetags.wec_board import level_name, piece_name
 
     for pattern, text in _ENGINE_MESSAGES:
         m = pattern.fullmatch(message)
@@ -169,11 +169,11 @@ SHIPPED = {
 
 
 def shipped_document(key: str) -> dict:
-    from .engine import get_game_engine
+    from games.engine import get_game_engine
 
     _title, text = SHIPPED[key]
     if text is None:
-        engine = get_game_engine()
+        engine = get_game_engine("wec")
         # Through the text form: only what the editor shows (no ids or state).
         return parse(to_text(engine.dump_scenario(engine.new_game())))
     return parse(text)

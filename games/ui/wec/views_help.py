@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games.templatetags.wec_board import article_abbr, article_name, piece_abbr, piece_name
+
 from . import help as helpdata
-from .templatetags.wec_board import article_abbr, article_name, piece_abbr, piece_name
 
 
 @require_GET
@@ -30,4 +31,4 @@ def help_page(request):
         "keys": helpdata.KEYS,
         "recipes": helpdata.RECIPES,
     }
-    return render(request, "help/help.html", context)
+    return render(request, "games/wec/help.html", context)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from .engine import get_game_engine
+from games.engine import get_game_engine
 
 SIZE = 10
 
