@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from html import escape as _escape
 
+from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
@@ -80,6 +81,7 @@ class _Words:
         self.enemy_changed = gettext("changed in the enemy's last turn")
         self.own_changed = gettext("changed by you this turn")
         self.fire_anyway = gettext("Fire anyway")
+        self.rules_help = gettext("Rules & help")
 
     def tr(self, msgid: str) -> str:
         out = self._tr.get(msgid)
@@ -99,8 +101,9 @@ class _Words:
         return self.name(level_name, level)
 
 
-def _tokens(pieces, words: _Words) -> str:
-    """templates/games/wec/tokens.html (with its closing newline)."""
+def _tokens(pieces, words: _Words, help_url: str = "") -> str:
+    """templates/games/wec/tokens.html (with its closing newline); with
+    `help_url` (its `tok_help`) each token is a link to its piece's entry."""
     out = []
     for p in pieces:
         kind = p.get("type")
@@ -108,6 +111,11 @@ def _tokens(pieces, words: _Words) -> str:
         articles = p.get("articles")
         badges = p.get("badges") or ()
         level = p.get("level") or "ground"
+        if help_url:
+            out.append(
+                f'<a class="tok-link" href="{help_url}#piece-{_e(kind)}" tabindex="-1" '
+                f'aria-label="{words.rules_help}: {title}">'
+            )
         out.append(
             f'<span class="tok tok-{_e(p.get("color"))} lvl-{_e(level)}{" stunned" if p.get("stun") else ""}" '
             f'title="{title}">{words.name(piece_icon, kind)}<span class="tag">{words.name(piece_abbr, kind)}</span>'
@@ -115,7 +123,7 @@ def _tokens(pieces, words: _Words) -> str:
         )
         for b in badges:
             out.append(f'<span class="tb {_e(b.get("cls"))}" aria-hidden="true">{_e(b.get("text"))}</span>')
-        out.append("</span>")
+        out.append("</span></a>" if help_url else "</span>")
     out.append("\n")
     return "".join(out)
 
@@ -187,7 +195,7 @@ def _band(sq, band, ctx, words: _Words) -> str:
             f"{_tokens(pieces or (), words)}</button>\n          "
         )
     elif pieces:
-        out.append(f'\n          <span class="cell-static">{_tokens(pieces, words)}</span>\n          ')
+        out.append(f'\n          <span class="cell-static">{_tokens(pieces, words, ctx["help_url"])}</span>\n          ')
     out.append("\n        </div>\n        ")
     return "".join(out)
 
@@ -235,9 +243,11 @@ def _square(sq, ctx, words: _Words) -> str:
         out.append('\n        <div class="arts">\n          ')
         for a in articles or ():
             kind = a.get("type")
+            name = words.name(article_name, kind)
             out.append(
-                f'<span class="art" title="{words.name(article_name, kind)}">{words.name(article_icon, kind)}'
-                f'<span class="tag">{words.name(article_abbr, kind)}</span></span>'
+                f'<a class="art" href="{ctx["help_url"]}#article-{_e(kind)}" tabindex="-1" title="{name}" '
+                f'aria-label="{words.rules_help}: {name}">{words.name(article_icon, kind)}'
+                f'<span class="tag">{words.name(article_abbr, kind)}</span></a>'
             )
         out.append("\n          ")
         for m in markers or ():
@@ -271,6 +281,7 @@ def render_grid(context) -> SafeString:
         "sel_query": _e(get("sel_query") or ""),
         "version": _e(getattr(seat, "version", "")) if seat is not None else "",
         "csrf": csrf,
+        "help_url": _e(reverse("help")),
     }
     words = _Words()
     label = get("board_label")

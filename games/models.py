@@ -116,6 +116,11 @@ class Seat(models.Model):
     paused_seconds = models.PositiveIntegerField(_("paused with time left (seconds)"), null=True, blank=True)
     # This player muted the game's chat (they see no more of the other's messages).
     chat_muted = models.BooleanField(_("chat muted"), default=False)
+    # The board this player was last shown (issue 13, "changed since you last
+    # looked"): {"v": view version, "sig": games.ui.wec.highlights.signature of
+    # that view, "changed": [[row, col], ...] the Squares that differed from the
+    # board shown before it}.  Written only from what this player was served.
+    seen = models.JSONField(_("board last shown"), default=dict, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "color"], name="unique_seat_color")]

@@ -811,6 +811,31 @@ def enforce_deadline(seat_id: int, now: datetime | None = None) -> str:
 # --- notifications ---------------------------------------------------------------------
 
 
+def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool = False) -> list[list[int]]:
+    """The Squares that changed since the board this player was shown before
+    the current one ("changed since you last looked"), remembering the current
+    one.  Called each time a player is served their board at view version
+    `seat.version`, whose view has `signature` (highlights.signature; None
+    when the caller does not have it).  Serving the same version again
+    returns the same Squares, so a selection or a refresh keeps them.
+    `quiet`: the player's own action made this board (the act and take-back
+    answers), so nothing is new to them.  It reads and writes only this
+    seat's record of what it was served: nothing of the other side's.
+    Only for a game whose site package has SINCE_LAST (games.ui.GameUI)."""
+    if game.status != Game.Status.ACTIVE or seat.user_id is None:
+        return []
+    seen = seat.seen or {}
+    if seen.get("v") == seat.version:
+        return list(seen.get("changed") or [])
+    if signature is None:
+        return []
+    # The signature's format is the game's (its site package compares them).
+    changed = [] if quiet or not seen.get("sig") else get_ui(game.engine).signature_changes(seen["sig"], signature)
+    seat.seen = {"v": seat.version, "sig": signature, "changed": changed}
+    Seat.objects.filter(pk=seat.pk).update(seen=seat.seen)
+    return changed
+
+
 def mark_notifications_read(user, game_id: int | None = None) -> int:
     """Mark the user's unread notifications read (those of one game, or all)."""
     if user is None or not getattr(user, "is_authenticated", False):

@@ -152,6 +152,8 @@ def game_detail(request, game_id: int):
     context["ws_path"] = f"/ws/games/{game.pk}/"
     context["history_mode"] = boardcache.history_mode(game)
     context["chat_messages"] = selectors.chat_messages(game, request.user) or []
+    # Rendered into this page only (never into the cached board partial).
+    context["since_last"] = boardcache.since_last(game, seat, context.get("seen_signature"))
     context["board_template"] = ui.BOARD_TEMPLATE
     context["notation_label"] = ui.NOTATION_LABEL
     context["ui_script"] = getattr(ui, "SCRIPT", "")
@@ -279,6 +281,7 @@ def game_act(request, game_id: int):
         lambda: ui.board_context(request, game, seat, sel=sel, error=error),
         cacheable=sel is None and error is None,
         status=status,
+        quiet=error is None,  # the player's own action made this board
     )
 
 

@@ -47,8 +47,13 @@ class GameUI(Protocol):
     optional attributes: ``SCRIPT`` / ``STYLESHEET`` (static files of the
     player's page), ``SPRITE_TEMPLATE`` (a template included once at the top
     of the player's page, for the board's icons), ``RECORD_NUMBERED`` (the
-    notation numbers its own lines) and ``NAV_LINKS`` ((label, URL name) of
-    the game's own pages for the site's menu)."""
+    notation numbers its own lines), ``NAV_LINKS`` ((label, URL name) of
+    the game's own pages for the site's menu) and ``SINCE_LAST`` (the board
+    shows what changed since the player last looked: then the package has
+    ``signature_changes(before, after)`` (the Squares, [[row, col], ...],
+    where two of its board signatures differ; ``board_context`` gives the
+    view's signature as ``seen_signature``) and ``since_last_text(squares)``
+    (its words), used by games/boardcache.py and services.note_board_shown)."""
 
     NAME: str
     LABEL: Any  # the game's name, translated

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from games import game_options as OPTIONS  # noqa: N812 (the options form, as GameUI names it)
 
 from .context import board_context, board_params, kept_selection, review_context, watch_context
+from .highlights import signature_changes, since_last_text
 
 NAME = "wec"
 LABEL = _("Weaponized Chess")
@@ -18,6 +19,9 @@ SPRITE_TEMPLATE = "games/wec/sprite.html"  # the piece and Article icons the boa
 SCRIPT = "js/arrows.js"  # the from-to arrows over the board (games/arrows.py)
 NOTATION_LABEL = _("Wec notation")
 EXPORT_EXTENSION = "wec"
+# The board highlights what changed since the player last looked
+# (games/boardcache.py since_last; games/partials/since_last.html).
+SINCE_LAST = True
 OPTIONS_PREFIX = "opt_"
 #: Wec's own pages in the site's menu (games/ui/wec/urls.py).
 NAV_LINKS = ((_("Board editor"), "scenario_editor"), (_("Sandbox"), "sandbox"))
@@ -32,6 +36,7 @@ __all__ = [
     "OPTIONS_PREFIX",
     "NAV_LINKS",
     "REPLAY_TEMPLATE",
+    "SINCE_LAST",
     "SPRITE_TEMPLATE",
     "WATCH_TEMPLATE",
     "accepts",
@@ -46,6 +51,8 @@ __all__ = [
     "plain_words",
     "refusal",
     "review_context",
+    "signature_changes",
+    "since_last_text",
     "watch_context",
 ]
 

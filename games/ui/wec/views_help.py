@@ -18,7 +18,8 @@ def help_page(request):
     ]
     articles = [
         {"key": k, "name": article_name(k), "abbr": article_abbr(k), "group": g, "text": t,
-         "diagram": helpdata.article_diagram(k)}
+         "diagram": helpdata.article_diagram(k),
+         "transport": k in ("bike", "jump_pack", "scuba")}
         for k, g, t in helpdata.ARTICLES
     ]
     context = {
@@ -28,5 +29,6 @@ def help_page(request):
         "options": helpdata.OPTIONS,
         "notation": helpdata.NOTATION,
         "keys": helpdata.KEYS,
+        "recipes": helpdata.RECIPES,
     }
     return render(request, "games/wec/help.html", context)
