@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import PRIMARY, SIZE, other
+from ..constants import SIZE, other
 from ..notation import mark_alike
 from ..state import Game
 from ..visibility import hidden_from, sees_sub
@@ -20,9 +20,9 @@ from ..visibility import hidden_from, sees_sub
 def primaries(game: Game) -> dict[str, set[int]]:
     """The ids of each side's primary government Pieces."""
     out: dict[str, set[int]] = {"black": set(), "white": set()}
-    for p in game.pieces.values():
-        if p.type in PRIMARY:
-            out[p.color].add(p.id)
+    pieces = game.pieces
+    for pid in game.prims:  # the board primitives keep this index
+        out[pieces[pid].color].add(pid)
     return out
 
 
