@@ -107,7 +107,7 @@ def is_special(p: Piece) -> bool:
 
 
 #: Game attributes that are derived data: not pickled, rebuilt on loading.
-_DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "prims", "census"))
+_DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census"))
 
 
 def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
@@ -159,6 +159,7 @@ class Game:
         "mcache",
         "touched",
         "special",
+        "aloft",
         "prims",
         "census",
     )
@@ -217,6 +218,8 @@ class Game:
         # government Pieces, and a count of Pieces added, removed or turned
         # to the other side (visibility.update_markers).
         self.special: frozenset[int] = frozenset()
+        # The ids of the Pieces away from the ground (effects.settle_stranded).
+        self.aloft: frozenset[int] = frozenset()
         self.prims: tuple[int, ...] = ()
         self.census = 0
 
@@ -254,6 +257,7 @@ class Game:
         g.mcache = mc
         g.touched = []
         g.special = self.special
+        g.aloft = self.aloft
         g.prims = self.prims
         g.census = self.census
         return g
@@ -291,6 +295,7 @@ class Game:
         self.mcache = None
         self.touched = []
         self.special = frozenset(p.id for p in self.pieces.values() if is_special(p))
+        self.aloft = frozenset(p.id for p in self.pieces.values() if p.level)
         self.prims = tuple(p.id for p in self.pieces.values() if p.type in PRIMARY)
         self.census = 0
 
@@ -305,6 +310,8 @@ class Game:
         self.touched.append(slot // 3)
         if is_special(piece):
             self.special = self.special | {piece.id}
+        if piece.level:
+            self.aloft = self.aloft | {piece.id}
         if piece.type in PRIMARY:
             self.prims = self.prims + (piece.id,)
         self.census += 1
@@ -317,6 +324,8 @@ class Game:
         self.touched.append(slot // 3)
         if pid in self.special:
             self.special = self.special - {pid}
+        if pid in self.aloft:
+            self.aloft = self.aloft - {pid}
         if pid in self.prims:
             self.prims = tuple(i for i in self.prims if i != pid)
         self.census += 1
@@ -338,6 +347,8 @@ class Game:
         self.touched.append(new_slot // 3)
         if is_special(new) != (pid in self.special):
             self.special = self.special ^ {pid}
+        if (level != 0) != (pid in self.aloft):
+            self.aloft = self.aloft ^ {pid}
         return new
 
     def update(self, pid: int, **changes: Any) -> Piece:
@@ -350,6 +361,8 @@ class Game:
                 self.census += 1
         if is_special(new) != (pid in self.special):
             self.special = self.special ^ {pid}
+        if (new.level != 0) != (pid in self.aloft):
+            self.aloft = self.aloft ^ {pid}
         return new
 
     def at(self, slot: int) -> list[Piece]:

@@ -49,7 +49,10 @@ def stranded(g: Game, q: Piece) -> bool:
 def settle_stranded(g: Game, events: list[dict[str, Any]]) -> None:
     """Passengers left without their carrier (it was destroyed or fell) come
     down to the ground of their Square, or are destroyed if they cannot."""
-    for pid in [i for i, q in g.pieces.items() if q.level != GROUND]:
+    if not g.aloft:
+        return
+    # The Pieces away from the ground (Game.aloft), in the board's order.
+    for pid in [i for i in g.pieces if i in g.aloft]:
         if pid in g.pieces and stranded(g, g.pieces[pid]):
             come_down(g, pid, events, "crash")
 

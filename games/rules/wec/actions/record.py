@@ -14,7 +14,7 @@ from typing import Any
 from ..constants import SIZE, other
 from ..notation import mark_alike
 from ..state import Game
-from ..visibility import hidden_from, sees_sub
+from ..visibility import hidden_after, hidden_from, sees_sub
 
 
 def primaries(game: Game) -> dict[str, set[int]]:
@@ -74,9 +74,10 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
     actor_color = before.to_move
     enemy = other(actor_color)
     hidden = {
-        (c, when): hidden_from(game, c)
-        for c in (actor_color, enemy)
-        for when, game in (("before", before), ("after", g))
+        (actor_color, "before"): hidden_from(before, actor_color),
+        (actor_color, "after"): hidden_after(before, g, actor_color),
+        (enemy, "before"): hidden_from(before, enemy),
+        (enemy, "after"): hidden_after(before, g, enemy),
     }
 
     def seen_by(color: str, pid: int | None, moving: bool = False) -> bool:

@@ -73,7 +73,7 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
 
 
 #: Finished Turns a game keeps unwritten at most (see PendingTurn).
-MAX_PENDING = 16
+MAX_PENDING = 3
 
 
 class PendingTurn:
