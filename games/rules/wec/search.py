@@ -171,10 +171,19 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
     # gets finished rather than capped (the attackers nearest to it count).
     lead = own - their
     target = next((p for p in g.pieces.values() if p.color == enemy and p.type in PRIMARY), None)
-    if lead > 4 and target is not None:
+    if lead > 2 and target is not None:
+        push = min(lead / 8.0, 2.0)
         ds = sorted(max(abs(p.row - target.row), abs(p.col - target.col)) for p in g.pieces.values()
                     if p.color == me and p.type not in PRIMARY and p.type not in ai.PAWNS and not p.stun)
-        score -= 0.06 * min(lead / 8.0, 2.0) * sum(ds[:4])
+        score -= 0.08 * push * sum(ds[:4])
+        # The net closing in: the Squares around it (at its level) we attack.
+        net = 0
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                r, c = target.row + dr, target.col + dc
+                if 1 <= r <= 10 and 1 <= c <= 10 and slot_of(r, c, target.level) in my_attacks:
+                    net += 1
+        score += 0.25 * push * net
     # Mobility, small.
     score += 0.01 * (sum(len(v) for v in mine.values()) - sum(len(v) for v in theirs.values()))
     # Reinforcements ready to come in.
@@ -540,6 +549,54 @@ def _reply_actions(g: Game, me: str) -> list[dict[str, Any]]:
     return out
 
 
+#: Forcing replies tried per step (the likeliest to hurt first): each costs a
+#: node, and the nodes saved buy more samples.
+REPLY_TRIES = 6
+
+
+def _likeliest(g: Game, actions: list[dict[str, Any]], me: str, k: int) -> list[dict[str, Any]]:
+    """The ``k`` actions that would hit the most of ``me``'s material by a
+    static look (what stands where a Move lands or a Fire first strikes;
+    the enemy primary first), in that order (ties keep their order)."""
+    if len(actions) <= k:
+        return actions
+    pieces = g.pieces
+    board = g.board
+
+    def worth(slot: int) -> float:
+        return sum(ai.piece_value(pieces[i]) for i in board[slot] if pieces[i].color == me)
+
+    keyed = []
+    for n, a in enumerate(actions):
+        v = 0.0
+        if a["type"] == "move":
+            r, c, lv = a["to"]
+            v = worth(slot_of(r, c, LEVELS.index(lv)))
+        elif "target" in a:
+            r, c, lv = a["target"]
+            v = worth(slot_of(r, c, LEVELS.index(lv)))
+        elif "direction" in a:
+            r, c, level = a["from"]
+            dr, dc = a["direction"]
+            weapon = a["weapon"]
+            lv = ai.PROJECTILES[weapon][1] if weapon in ai.PROJECTILES else LEVELS.index(level)
+            reach = g.options["flamer_range"] if weapon == "flamer" else (
+                g.options["stunner_range"] if weapon == "stunner" else 1)
+            for _ in range(reach):
+                r, c = r + dr, c + dc
+                if not (1 <= r <= 10 and 1 <= c <= 10):
+                    break
+                sl = slot_of(r, c, lv)
+                v += worth(sl)
+                if weapon == "stunner" and board[sl]:
+                    break
+            if weapon == "stunner":
+                v *= 0.3
+        keyed.append((-v, n, a))
+    keyed.sort(key=lambda x: (x[0], x[1]))
+    return [a for _, _, a in keyed[:k]]
+
+
 def _end(g: Game) -> Game:
     """``g`` with its Turn ended (the Move taken as made)."""
     if g.result:
@@ -566,7 +623,7 @@ def _forcing_reply(g: Game, me: str, budget: Budget, steps: int = 2) -> Game:
     for _ in range(steps):
         base_own, base_their = material(project(g, always=True), enemy)
         best_val, best_g = 0.2, None
-        for a in _reply_actions(g, me):
+        for a in _likeliest(g, _reply_actions(g, me), me, REPLY_TRIES):
             try:
                 h = apply(g, a)
             except IllegalAction:
