@@ -232,7 +232,7 @@ class Game:
         g.ground = list(self.ground)
         g.to_move = self.to_move
         g.turn_number = self.turn_number
-        g.turn = {k: (list(v) if isinstance(v, list) else v) for k, v in self.turn.items()}
+        g.turn = {k: (v[:] if v.__class__ is list else v) for k, v in self.turn.items()}
         g.projectiles = self.projectiles
         g.reinforcements = self.reinforcements
         g.locks = self.locks
@@ -345,7 +345,7 @@ class Game:
         self.board[new_slot] = _joined(self.board[new_slot], pid)
         self.touched.append(old_slot // 3)
         self.touched.append(new_slot // 3)
-        if is_special(new) != (pid in self.special):
+        if (changes or level != old.level) and is_special(new) != (pid in self.special):
             self.special = self.special ^ {pid}
         if (level != 0) != (pid in self.aloft):
             self.aloft = self.aloft ^ {pid}
@@ -359,7 +359,8 @@ class Game:
             self.touched.append(new.sq)
             if new.color != old.color:
                 self.census += 1
-        if is_special(new) != (pid in self.special):
+        if ("articles" in changes or "level" in changes or "type" in changes) and (
+                is_special(new) != (pid in self.special)):
             self.special = self.special ^ {pid}
         if (new.level != 0) != (pid in self.aloft):
             self.aloft = self.aloft ^ {pid}

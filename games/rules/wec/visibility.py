@@ -44,30 +44,38 @@ def hidden_from(game: Game, color: str) -> frozenset[int]:
     return _hidden_from(game, color)
 
 
-def hidden_after(before: Game, after: Game, color: str) -> frozenset[int]:
-    """:func:`hidden_from` of ``after``, a game made from ``before`` by one
-    action: ``before``'s answer when nothing it depends on changed (the same
-    Pieces that may hide or find hidden ones, each unchanged, the same
-    lock-ons with unchanged watchers, the same sightings), else worked out.
-    The answer is kept on ``after`` (its ``hidden_cache`` must be a dict)."""
-    cache = after.hidden_cache
-    found = cache.get(color)
-    if found is not None:
-        return found
-    if (
+def same_sight(before: Game, after: Game) -> bool:
+    """Whether ``after`` (made from ``before`` by one action) hides the same
+    Pieces from each side: the same Pieces that may hide or find hidden ones
+    (Game.special), each unchanged, the same lock-ons with unchanged
+    watchers, the same sightings and options."""
+    if not (
         before.hidden_cache is not None
         and after.special == before.special
         and after.options is before.options
         and after.revealed == before.revealed
         and after.locks == before.locks
     ):
-        old, new = before.pieces, after.pieces
-        if all(new.get(i) is old.get(i) for i in after.special) and all(
-            new.get(w) is old.get(w) for w, _ in after.locks
-        ):
-            found = cache[color] = hidden_from(before, color)
-            return found
-    found = cache[color] = _hidden_from(after, color)
+        return False
+    old, new = before.pieces, after.pieces
+    for i in after.special:
+        if new.get(i) is not old.get(i):
+            return False
+    return all(new.get(w) is old.get(w) for w, _ in after.locks)
+
+
+def hidden_after(before: Game, after: Game, color: str, same: bool | None = None) -> frozenset[int]:
+    """:func:`hidden_from` of ``after``, a game made from ``before`` by one
+    action: ``before``'s answer when :func:`same_sight` (``same``, if the
+    caller knows it), else worked out. The answer is kept on ``after`` (its
+    ``hidden_cache`` must be a dict)."""
+    cache = after.hidden_cache
+    found = cache.get(color)
+    if found is not None:
+        return found
+    if same is None:
+        same = same_sight(before, after)
+    found = cache[color] = hidden_from(before, color) if same else _hidden_from(after, color)
     return found
 
 

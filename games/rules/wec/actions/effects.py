@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import AIR, GROUND, NATIVE_LEVELS
+from ..constants import AIR, GROUND, NATIVE_LEVELS, SIZE
 from ..moves import PEACEFUL, Knowledge, can_land, describe, remove_piece
 from ..state import Game, Piece
 
@@ -70,9 +70,14 @@ def prune_locks(g: Game) -> None:
 def prune_revealed(g: Game) -> None:
     """Forget sightings of Pieces that have moved on (or are gone)."""
     if g.revealed:
-        keep = tuple(r for r in g.revealed if r[0] in g.pieces and g.pieces[r[0]].slot == r[1])
-        if keep != g.revealed:
-            g.revealed = keep
+        pieces = g.pieces
+        keep = []
+        for r in g.revealed:
+            p = pieces.get(r[0])
+            if p is not None and ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level == r[1]:
+                keep.append(r)
+        if len(keep) != len(g.revealed):
+            g.revealed = tuple(keep)
 
 
 def reveal(g: Game, pid: int) -> None:
