@@ -407,6 +407,49 @@ def _arming(g: Game, me: str) -> float:
     return score
 
 
+def _approaches(b: Game, me: str, scored: list[tuple[float, dict[str, Any], Game]],
+                kept: list[tuple[float, dict[str, Any], Game]], n: int = 2
+                ) -> list[tuple[float, dict[str, Any], Game]]:
+    """Ahead in material, up to ``n`` more Moves to compare: those that bring
+    a fighter (not a Pawn or the primary) nearest the enemy primary, among
+    the Moves scored within 1.5 of the best (the cheap score barely sees the
+    hunt, which :func:`evaluate` rewards), so that a won game gets finished."""
+    own, their = material(b, me)
+    target = next((p for p in b.pieces.values() if p.color != me and p.type in PRIMARY), None)
+    if own - their <= 4 or target is None or not scored:
+        return []
+    top = scored[0][0]
+    have = [a for _, a, _ in kept]
+    found = []
+    for s0, a, h in scored:
+        if s0 < top - 1.5 or "doze" in a or a in have:
+            continue
+        p = b.pieces.get(a.get("piece", -1))
+        if p is None or p.type in PRIMARY or p.type in ai.PAWNS:
+            continue
+        before = max(abs(p.row - target.row), abs(p.col - target.col))
+        after = max(abs(a["to"][0] - target.row), abs(a["to"][1] - target.col))
+        if after < before:
+            found.append((after, -s0, len(found), (s0, a, h)))
+    found.sort(key=lambda x: x[:3])
+    return [item for *_, item in found[:n]]
+
+
+def _primary_in_danger(b: Game, me: str, scorer: Scorer) -> bool:
+    """Whether an enemy Move or Fire seen from ``b`` (its attack map, and its
+    Flamers, Stunners and Conversions after their carriers' Moves) could take
+    or hit ``me``'s primary government Piece."""
+    enemy = other(me)
+    attacks = {k: list(v) for k, v in scorer.attacks.items()}
+    _move_then_fire(b, enemy, all_candidates(b, enemy, frozenset()), attacks)
+    for p in b.pieces.values():
+        if p.color == me and p.type in PRIMARY:
+            for attack, s, _ in attacks.get(p.slot, ()):
+                if effect(p, attack, s, enemy):
+                    return True
+    return False
+
+
 def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: Budget
                     ) -> list[list[dict[str, Any]]]:
     """Whole Turns to compare, on the base belief ``b``, best guess first."""
@@ -443,13 +486,20 @@ def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: 
             continue
         scored.append((scorer.static(project(h), pickup_bonus=True)[0] + rng.random() * JITTER, a, h))
     scored.sort(key=lambda x: -x[0])
+    # In danger (the enemy could take or hit our primary next Turn, by the
+    # look at its Moves and Fires from here) every Move is scored again: the
+    # cheap score's threats are those of the position before the Move, so a
+    # Move that blocks the attacker's path or takes it looks no better than
+    # any other there.
+    danger = _primary_in_danger(b, me, scorer)
+    n_refine = len(scored) if danger else level.refine
     refined: list[tuple[float, dict[str, Any], Game]] = []
-    for s0, a, h in scored[:level.refine]:
+    for s0, a, h in scored[:n_refine]:
         ph = project(h)
         s1 = scorer.refined(ph) if s0 > -WIN / 2 else s0
         refined.append((s1 + rng.random() * JITTER, a, h))
     refined.sort(key=lambda x: -x[0])
-    scored = refined + scored[level.refine:]
+    scored = refined + scored[n_refine:]
     # Keep the best few, but no more than two dozings of one Dozer: dozings
     # score alike and would crowd out everything else.
     kept: list[tuple[float, dict[str, Any], Game]] = []
@@ -462,8 +512,9 @@ def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: 
                 continue
             dozers[a.get("piece", 0)] = n + 1
         kept.append(item)
-        if len(kept) >= level.moves:
+        if len(kept) >= level.moves + (3 if danger else 0):
             break
+    kept.extend(_approaches(b, me, scored, kept) if not danger else [])
     # The best two Moves get every kind of extra; the others only the Fires
     # that hit (the extras cost a Turn's end each to score).
     for n, (_, a, h) in enumerate(kept):
