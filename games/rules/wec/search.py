@@ -172,18 +172,12 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
     lead = own - their
     target = next((p for p in g.pieces.values() if p.color == enemy and p.type in PRIMARY), None)
     if lead > 2 and target is not None:
-        push = min(lead / 8.0, 2.0)
+        push = min(lead / 8.0, 3.0)
         ds = sorted(max(abs(p.row - target.row), abs(p.col - target.col)) for p in g.pieces.values()
                     if p.color == me and p.type not in PRIMARY and p.type not in ai.PAWNS and not p.stun)
         score -= 0.08 * push * sum(ds[:4])
         # The net closing in: the Squares around it (at its level) we attack.
-        net = 0
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                r, c = target.row + dr, target.col + dc
-                if 1 <= r <= 10 and 1 <= c <= 10 and slot_of(r, c, target.level) in my_attacks:
-                    net += 1
-        score += 0.25 * push * net
+        score += 0.25 * push * _net(target, my_attacks)
     # Mobility, small.
     score += 0.01 * (sum(len(v) for v in mine.values()) - sum(len(v) for v in theirs.values()))
     # Reinforcements ready to come in.
@@ -191,6 +185,18 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
         if r.ready:
             score += (0.4 if r.color == me else -0.4)
     return score
+
+
+def _net(p: Any, attacks: dict[int, list[tuple[str, int, float]]]) -> int:
+    """How many of the Squares around ``p`` and its own (at its level) are in
+    ``attacks``."""
+    n = 0
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            r, c = p.row + dr, p.col + dc
+            if 1 <= r <= 10 and 1 <= c <= 10 and slot_of(r, c, p.level) in attacks:
+                n += 1
+    return n
 
 
 DIRECTIONS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -418,6 +424,8 @@ def _approaches(b: Game, me: str, scored: list[tuple[float, dict[str, Any], Game
     target = next((p for p in b.pieces.values() if p.color != me and p.type in PRIMARY), None)
     if own - their <= 4 or target is None or not scored:
         return []
+    if own - their > 12:
+        n += 1  # far ahead: finish it
     top = scored[0][0]
     have = [a for _, a, _ in kept]
     found = []
