@@ -83,7 +83,7 @@ class Level:
 
 LEVELS_CONFIG: dict[str, Level] = {
     "normal": Level(samples=2, moves=5, extras=16, reply=False, budget_s=2.0),
-    "hard": Level(samples=6, moves=5, extras=12, reply=True, budget_s=5.0),
+    "hard": Level(samples=2, moves=5, extras=12, reply=True, budget_s=5.0),
 }
 
 
