@@ -147,7 +147,8 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
             for attack, s, _ in hits:
                 e = effect(q, attack, s, me)
                 if e and q.type in PRIMARY:
-                    check = max(check, 8.0 if q.stun else 3.0)
+                    if attack != "stunner":  # a stun does not finish it
+                        check = max(check, 8.0 if q.stun else 3.0)
                 elif e:
                     best = max(best, min(e, 20.0))
     score += (0.6 if my_turn else 0.15) * best + (2.0 if my_turn else 1.0) * check
@@ -174,7 +175,7 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
     if lead > 2 and target is not None:
         push = min(lead / 8.0, 3.0)
         ds = sorted(max(abs(p.row - target.row), abs(p.col - target.col)) for p in g.pieces.values()
-                    if p.color == me and p.type not in PRIMARY and p.type not in ai.PAWNS and not p.stun)
+                    if p.color == me and _hunter(p))
         score -= 0.08 * push * sum(ds[:4])
         # The net closing in: the Squares around it (at its level) we attack.
         score += 0.25 * push * _net(target, my_attacks)
@@ -185,6 +186,14 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
         if r.ready:
             score += (0.4 if r.color == me else -0.4)
     return score
+
+
+def _hunter(p: Any) -> bool:
+    """A Piece that can finish the enemy primary: one whose Moves take (Pawns
+    included) or that carries a Conversion, awake, not the primary itself
+    (a Jet, AAA, Destroyer or Dozer closing in takes nothing)."""
+    return (not p.stun and p.type not in PRIMARY
+            and (p.type in ai.TAKERS or p.type in ai.PAWNS or "conversion" in p.abilities()))
 
 
 def _net(p: Any, attacks: dict[int, list[tuple[str, int, float]]]) -> int:
@@ -433,7 +442,7 @@ def _approaches(b: Game, me: str, scored: list[tuple[float, dict[str, Any], Game
         if s0 < top - 1.5 or "doze" in a or a in have:
             continue
         p = b.pieces.get(a.get("piece", -1))
-        if p is None or p.type in PRIMARY or p.type in ai.PAWNS:
+        if p is None or not _hunter(p):
             continue
         before = max(abs(p.row - target.row), abs(p.col - target.col))
         after = max(abs(a["to"][0] - target.row), abs(a["to"][1] - target.col))
