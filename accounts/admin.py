@@ -19,6 +19,7 @@ class UserAdmin(BaseUserAdmin):
     form = WecUserChangeForm
     fieldsets = (*BaseUserAdmin.fieldsets, (_("Wec"), {"fields": (
         "display_name", "time_zone", "is_ai", "email_on_turn",
-        "on_vacation", "vacation_days", "vacation_year", "vacation_paid_until",
+        "auto_vacation", "vacation_days", "vacation_year", "vacation_paid_until",
+        "vacation_started", "vacation_until",
     )}))
     list_display = ("username", "display_name", "email", "is_ai", "is_staff")

@@ -64,15 +64,18 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "time_zone", "email_on_turn", "email_digest", "on_vacation")
+        fields = ("display_name", "email", "time_zone", "email_on_turn", "email_digest", "auto_vacation")
         labels = {
             "display_name": _("Display name"),
             "email": _("Email"),
             "email_on_turn": _("Email me when it is my turn (and when a game starts or ends)"),
-            "on_vacation": _("I am on vacation"),
+            "auto_vacation": _("Automatic vacation days"),
         }
         help_texts = {
-            "on_vacation": _("Your clocks then use vacation days instead of running out."),
+            "auto_vacation": _(
+                "When a clock of yours runs out, a vacation day is taken and you get one more day "
+                "instead of losing the game."
+            ),
         }
 
     def clean_display_name(self):
@@ -82,6 +85,25 @@ class ProfileForm(forms.ModelForm):
         data = super().clean()
         if data.get("email_on_turn") and not data.get("email"):
             self.add_error("email", _("Give an email address to get emails."))
-        if data.get("on_vacation") and not self.instance.on_vacation and self.instance.vacation_days <= 0:
-            self.add_error("on_vacation", _("You have no vacation days left this year."))
+        if data.get("auto_vacation") and not self.instance.auto_vacation and self.instance.vacation_days <= 0:
+            self.add_error("auto_vacation", _("You have no vacation days left this year."))
         return data
+
+    def save(self, commit: bool = True):
+        """Only the form's own fields are written: the vacation balance and
+        the vacation itself change under a row lock elsewhere (the clock
+        check, games.services_vacation) and must not be overwritten with the
+        values this request read."""
+        user = super().save(commit=False)
+        if commit:
+            user.save(update_fields=[*self._meta.fields])
+        return user
+
+
+class VacationForm(forms.Form):
+    """Start a vacation: for a number of days, or until it is ended (or the
+    allowance runs out)."""
+
+    days = forms.IntegerField(
+        label=_("For how many days (leave empty to end it yourself)"), min_value=1, max_value=366, required=False
+    )

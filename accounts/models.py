@@ -1,4 +1,5 @@
 import zoneinfo
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -34,14 +35,23 @@ class User(AbstractUser):
     display_key = models.CharField(_("folded display name"), max_length=255, blank=True, editable=False)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
     is_ai = models.BooleanField(_("AI player"), default=False)
-    # Correspondence: vacation (see docs/site.md, "Clocks and vacation").
-    on_vacation = models.BooleanField(_("on vacation"), default=False)
+    # Correspondence: vacation (see docs/site.md, "Time-outs and vacation").
+    # Automatic vacation days: when a clock of the user's runs out, a day of
+    # the allowance is taken instead of losing on time (called `on_vacation`
+    # before the explicit vacation below existed).
+    auto_vacation = models.BooleanField(_("automatic vacation days"), default=False)
     vacation_days = models.PositiveSmallIntegerField(_("vacation days left"), default=default_vacation_days)
     # The year whose allowance the balance holds (topped up on 1 January, UTC).
     vacation_year = models.PositiveSmallIntegerField(_("vacation year"), default=current_year)
     # The end of the vacation time already paid for: one charged day covers
-    # all of the user's games until then.
+    # all of the user's games until then (automatic days and vacations alike).
     vacation_paid_until = models.DateTimeField(_("vacation paid until"), null=True, blank=True)
+    # An explicit vacation (games.services_vacation): set while the user is on
+    # vacation; every running clock of theirs is paused meanwhile.
+    vacation_started = models.DateTimeField(_("on vacation since"), null=True, blank=True)
+    # The vacation's planned end (None: until the user ends it or the
+    # allowance runs out).
+    vacation_until = models.DateTimeField(_("vacation planned until"), null=True, blank=True)
     email_on_turn = models.BooleanField(_("email me when it is my turn"), default=False)
     # The club (issue 14): one email a day listing what happened, instead of
     # one per notification.
@@ -74,6 +84,25 @@ class User(AbstractUser):
         if update_fields is not None and {"username", "display_name"} & set(update_fields):
             kwargs["update_fields"] = set(update_fields) | {"username_key", "display_key"}
         super().save(*args, **kwargs)
+
+    @property
+    def on_vacation(self) -> bool:
+        """On an explicit vacation now (every clock of the user's is paused)."""
+        return self.vacation_started is not None
+
+    @property
+    def vacation_ends(self) -> datetime | None:
+        """When the vacation ends at the latest: its planned end, or when the
+        allowance runs out (the time paid for plus a day per day left), the
+        earlier of the two; None when not on vacation.  Both players of a game
+        see it ("on vacation until …")."""
+        if self.vacation_started is None:
+            return None
+        paid = self.vacation_paid_until or self.vacation_started
+        ends = paid + timedelta(days=int(self.vacation_days))
+        if self.vacation_until is not None:
+            ends = min(ends, self.vacation_until)
+        return ends
 
     @property
     def shown_name(self) -> str:

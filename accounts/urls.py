@@ -8,6 +8,7 @@ urlpatterns = [
     path("language/", views_i18n.set_language, name="set_language"),
     path("timezone/", views_i18n.detect_time_zone, name="detect_time_zone"),
     path("profile/", views.profile, name="profile"),
+    path("vacation/", views.vacation, name="vacation"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),

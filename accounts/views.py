@@ -9,9 +9,11 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from .forms import ProfileForm, SignUpForm
+from wecsite.ratelimit import rate_limited
+
+from .forms import ProfileForm, SignUpForm, VacationForm
 
 
 @require_http_methods(["GET", "POST"])
@@ -33,6 +35,14 @@ def signup(request):
     return render(request, "accounts/signup.html", {"form": form})
 
 
+def _profile_context(form, vacation_form=None) -> dict:
+    return {
+        "form": form,
+        "vacation_form": vacation_form or VacationForm(),
+        "vacation_per_year": settings.WEC_VACATION_DAYS_PER_YEAR,
+    }
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request):
@@ -44,17 +54,41 @@ def profile(request):
         except IntegrityError:
             request.user.refresh_from_db()
             form.add_error("display_name", _("That name was taken a moment ago. Please choose another."))
-            return render(
-                request,
-                "accounts/profile.html",
-                {"form": form, "vacation_per_year": settings.WEC_VACATION_DAYS_PER_YEAR},
-                status=409,
-            )
+            return render(request, "accounts/profile.html", _profile_context(form), status=409)
         messages.success(request, _("Your profile was saved."))
         return redirect("profile")
-    return render(
-        request, "accounts/profile.html", {"form": form, "vacation_per_year": settings.WEC_VACATION_DAYS_PER_YEAR}
-    )
+    return render(request, "accounts/profile.html", _profile_context(form))
+
+
+@login_required
+@require_POST
+@rate_limited("challenge")
+def vacation(request):
+    """Start (`what=start`, optional `days`) or end (`what=end`) a vacation:
+    every running clock of the player's is paused meanwhile
+    (games.services_vacation).  A refusal is a 4xx on the profile page with
+    the reason, and nothing changes."""
+    from games import services, services_vacation
+
+    what = request.POST.get("what", "")
+    vacation_form = VacationForm(request.POST)
+    try:
+        if what == "start":
+            if not vacation_form.is_valid():
+                raise services.InvalidRequest(" ".join(str(e) for errors in vacation_form.errors.values() for e in errors))
+            services_vacation.start_vacation(request.user, days=vacation_form.cleaned_data.get("days"))
+            messages.success(request, _("Your vacation has started: your clocks are paused."))
+        elif what == "end":
+            services_vacation.end_vacation(request.user)
+            messages.success(request, _("Welcome back: your clocks are running again."))
+        else:
+            raise services.InvalidRequest(_("Choose to start or to end your vacation."))
+    except services.GameError as exc:
+        request.user.refresh_from_db()
+        context = _profile_context(ProfileForm(instance=request.user), vacation_form)
+        context["vacation_error"] = exc.message
+        return render(request, "accounts/profile.html", context, status=exc.status)
+    return redirect("profile")
 
 
 def locked_out(request, original_response=None, credentials=None):

@@ -9,6 +9,14 @@ and are put in after the cache: the CSRF token of the forms, and the record
 lines the page has not got yet (the page says how many it has in the
 X-Wec-History header; see static/js/game.js).  Nothing about one player ever
 goes into the other colour's key, so the cache cannot leak across sides.
+
+A third is the requester's own too: the Squares changed since the board the
+player was shown before ("changed since you last looked", kept per Seat by
+services.note_board_shown).  It is sent as a small out-of-band element
+(games/partials/since_last.html) that the page's script applies to the
+board, so the cached board stays the same for every request of a version;
+the cache keeps the view's signature (the game's, e.g. Wec's
+highlights.signature) beside the HTML for it.
 """
 
 from __future__ import annotations
@@ -25,12 +33,13 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from . import doorbells, selectors
+from . import doorbells, selectors, services
 from .ui import get_ui
 
 # Stands for the CSRF token in a cached board; never a valid token itself.
 CSRF_MARK = "@@wec-csrf@@"
 HISTORY_TEMPLATE = "games/partials/history.html"
+SINCE_TEMPLATE = "games/partials/since_last.html"
 
 
 _shared_cache: tuple[str, object] | None = None
@@ -58,8 +67,10 @@ def _store(key: str, value) -> None:
 def board_key(game, seat) -> str:
     """Everything the cached HTML depends on besides the view version: the
     language and time zone it is written in, the AI notice, the players'
-    vacation badges (not part of the view digest), and while a clock runs the
-    minute (its "time left" counts down)."""
+    vacation badges with their dates (also in the view digest since the
+    explicit vacation, kept here so the key never depends on a bump), and
+    while a clock runs the minute (its "time left" counts down; a paused
+    clock does not)."""
     clocks = selectors.game_clocks(game)
     minute = str(int(time.time() // 60)) if any(c.running for c in clocks) else "-"
     return ":".join(
@@ -72,7 +83,10 @@ def board_key(game, seat) -> str:
             get_language() or "",
             timezone.get_current_timezone_name(),
             "a" if game.needs_attention else "-",
-            "".join("v" if c.on_vacation else "-" for c in clocks),
+            "/".join(
+                (str(int(c.vacation_until.timestamp())) if c.vacation_until else "v") if c.on_vacation else "-"
+                for c in clocks
+            ),
             minute,
         ]
     )
@@ -164,6 +178,22 @@ def history_fragment(request, game, seat, history: dict) -> str:
     return render_to_string(HISTORY_TEMPLATE, context)
 
 
+def since_last(game, seat, signature: str | None, quiet: bool = False) -> dict | None:
+    """The "changed since you last looked" data of this answer (None for a
+    game whose UI has no such highlight: its page has no element for it)."""
+    ui = get_ui(game.engine)
+    if not getattr(ui, "SINCE_LAST", False):
+        return None
+    squares = services.note_board_shown(game, seat, signature, quiet=quiet)
+    return {"squares": squares, "keys": " ".join(f"{r}-{c}" for r, c in squares), "text": ui.since_last_text(squares)}
+
+
+def since_fragment(data: dict | None) -> str:
+    if data is None:
+        return ""
+    return render_to_string(SINCE_TEMPLATE, {"since_last": data, "oob": True})
+
+
 # How many of the record's last lines a cached board keeps, so that a page
 # that is only a few lines behind (the usual case: one Turn) is answered
 # without loading the game at all.
@@ -178,17 +208,22 @@ def board_response(
     cacheable: bool,
     status: int = 200,
     fresh: bool = False,
+    quiet: bool = False,
 ) -> HttpResponse:
-    """The board partial plus the record lines the page lacks.  A `cacheable`
-    board (no selection, no error) comes from the render cache when there, and
-    goes into it when rendered, with the tail of the record.  A `fresh` one
-    (the answer to the action that made this view version) is not looked for
-    in the cache first."""
+    """The board partial plus the record lines the page lacks and the
+    Squares changed since the player last looked (`quiet`: none, the
+    player's own action made this board).  A `cacheable` board (no
+    selection, no error) comes from the render cache when there, and goes
+    into it when rendered, with the tail of the record and the view's
+    signature.  A `fresh` one (the answer to the action that made this view
+    version) is not looked for in the cache first."""
     key = board_key(game, seat)
     cached = _cache().get(key) if cacheable and not fresh else None
+    if cached is not None and len(cached) != 6:
+        cached = None  # written before the signature was kept
     part = None
     if cached is not None:
-        html, mode, totals, plain_tail, notation_tail = cached
+        html, mode, totals, plain_tail, notation_tail, signature = cached
         if mode == history_mode(game):
             has = parse_history_header(request.headers.get("X-Wec-History"))
             part = _fragment(has, mode, plain_tail, notation_tail, tuple(totals))
@@ -197,6 +232,7 @@ def board_response(
         history = context.get("history")
         if history is None:
             history = selectors.history_lines(game, selectors.load_state(game), seat.color)
+        signature = context.get("seen_signature")
         context["csrf_token"] = CSRF_MARK
         html = render_to_string(get_ui(game.engine).BOARD_TEMPLATE, context)
         if cacheable:
@@ -206,6 +242,7 @@ def board_response(
                 (len(history["plain"]), len(history["notation"])),
                 list(history["plain"][-TAIL:]),
                 list(history["notation"][-TAIL:]),
+                signature,
             )
             # Nothing in this answer waits for its copy in the cache (a fetch
             # that comes first renders it again), so the doorbell thread
@@ -215,7 +252,8 @@ def board_response(
     elif part is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)
         part = history_fragment(request, game, seat, history)
-    body = html.replace(CSRF_MARK, get_token(request)) + part
+    since = since_fragment(since_last(game, seat, signature, quiet=quiet))
+    body = html.replace(CSRF_MARK, get_token(request)) + part + since
     response = HttpResponse(body, status=status)
     # For the benchmark and the operators: whether the board came from the cache.
     response["X-Wec-Board-Cache"] = "miss" if cached is None else "hit"

@@ -23,6 +23,7 @@ import threading
 from collections import OrderedDict
 from html import escape as _escape
 
+from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, trans_real
@@ -95,6 +96,7 @@ class _Words:
         self.enemy_changed = gettext("changed in the enemy's last turn")
         self.own_changed = gettext("changed by you this turn")
         self.fire_anyway = gettext("Fire anyway")
+        self.rules_help = gettext("Rules & help")
 
     def tr(self, msgid: str) -> str:
         out = self._tr.get(msgid)
@@ -163,22 +165,23 @@ def _piece_key(p) -> tuple:
     )
 
 
-def _tokens_memo(pieces, words: _Words) -> str:
+def _tokens_memo(pieces, words: _Words, help_url: str = "") -> str:
     """_tokens, memoised per language by what the pieces show."""
     try:
-        key = tuple(_piece_key(p) for p in pieces)
+        key = (help_url, *(_piece_key(p) for p in pieces))
         out = words.tokens.get(key)
     except TypeError:  # an unhashable value in a made-up view: no memo
-        return _tokens(pieces, words)
+        return _tokens(pieces, words, help_url)
     if out is None:
         if len(words.tokens) > words.LIMIT:
             words.tokens.clear()
-        out = words.tokens[key] = _tokens(pieces, words)
+        out = words.tokens[key] = _tokens(pieces, words, help_url)
     return out
 
 
-def _tokens(pieces, words: _Words) -> str:
-    """templates/games/wec/tokens.html (with its closing newline)."""
+def _tokens(pieces, words: _Words, help_url: str = "") -> str:
+    """templates/games/wec/tokens.html (with its closing newline); with
+    `help_url` (its `tok_help`) each token is a link to its piece's entry."""
     out = []
     for p in pieces:
         kind = p.get("type")
@@ -186,6 +189,11 @@ def _tokens(pieces, words: _Words) -> str:
         articles = p.get("articles")
         badges = p.get("badges") or ()
         level = p.get("level") or "ground"
+        if help_url:
+            out.append(
+                f'<a class="tok-link" href="{help_url}#piece-{_e(kind)}" tabindex="-1" '
+                f'aria-label="{words.rules_help}: {title}">'
+            )
         out.append(
             f'<span class="tok tok-{_e(p.get("color"))} lvl-{_e(level)}{" stunned" if p.get("stun") else ""}" '
             f'title="{title}">{words.name(piece_icon, kind)}<span class="tag">{words.name(piece_abbr, kind)}</span>'
@@ -193,7 +201,7 @@ def _tokens(pieces, words: _Words) -> str:
         )
         for b in badges:
             out.append(f'<span class="tb {_e(b.get("cls"))}" aria-hidden="true">{_e(b.get("text"))}</span>')
-        out.append("</span>")
+        out.append("</span></a>" if help_url else "</span>")
     out.append("\n")
     return "".join(out)
 
@@ -264,7 +272,7 @@ def _band(sq, band, ctx, words: _Words) -> str:
             f"{_tokens_memo(pieces or (), words)}</button>\n          "
         )
     elif pieces:
-        out.append(f'\n          <span class="cell-static">{_tokens_memo(pieces, words)}</span>\n          ')
+        out.append(f'\n          <span class="cell-static">{_tokens_memo(pieces, words, ctx["help_url"])}</span>\n          ')
     out.append("\n        </div>\n        ")
     return "".join(out)
 
@@ -365,9 +373,11 @@ def _render_square(sq, ctx, words: _Words) -> str:
         out.append('\n        <div class="arts">\n          ')
         for a in articles or ():
             kind = a.get("type")
+            name = words.name(article_name, kind)
             out.append(
-                f'<span class="art" title="{words.name(article_name, kind)}">{words.name(article_icon, kind)}'
-                f'<span class="tag">{words.name(article_abbr, kind)}</span></span>'
+                f'<a class="art" href="{ctx["help_url"]}#article-{_e(kind)}" tabindex="-1" title="{name}" '
+                f'aria-label="{words.rules_help}: {name}">{words.name(article_icon, kind)}'
+                f'<span class="tag">{words.name(article_abbr, kind)}</span></a>'
             )
         out.append("\n          ")
         for m in markers or ():
@@ -401,6 +411,7 @@ def render_grid(context) -> SafeString:
         "sel_query": _e(get("sel_query") or ""),
         "version": _e(getattr(seat, "version", "")) if seat is not None else "",
         "csrf": csrf,
+        "help_url": _e(reverse("help")),
     }
     game = get("game")
     owner = (game.pk, str(game.created), get("color")) if getattr(game, "pk", None) is not None else None

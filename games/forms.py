@@ -101,30 +101,10 @@ class NewGameForm(forms.Form):
 
 
 # --- actions posted to the act endpoint ------------------------------------------------
-ACTION_TYPES = ("move", "end_turn", "fire", "pickup", "drop", "exchange", "reinforce")
-LEVELS = ("ground", "air", "sub")
-_TEXT_FIELDS = ("weapon", "article", "swap", "path", "piece_type")
-_ID_FIELDS = ("piece", "to_piece")
 
 
 class ActionError(ValueError):
     """The posted data is not an action at all (a 400 answer)."""
-
-
-def _place(text: str, *, square_only: bool = False) -> list:
-    """'r-c-level' (or 'r-c' for a Square) -> [r, c, level] / [r, c]."""
-    parts = str(text).strip().split("-")
-    try:
-        if square_only or len(parts) == 2:
-            row, col = (int(x) for x in parts)
-            level = None
-        else:
-            row, col, level = int(parts[0]), int(parts[1]), parts[2]
-    except (TypeError, ValueError):
-        raise ActionError(_("That square is not valid.")) from None
-    if not (1 <= row <= 10 and 1 <= col <= 10) or (level is not None and level not in LEVELS):
-        raise ActionError(_("That square is not valid."))
-    return [row, col] if level is None else [row, col, level]
 
 
 # An action is a small flat document (places are [row, col, level] lists);
@@ -142,11 +122,13 @@ def _depth(value, limit: int) -> int:
     return 1 + max((_depth(v, limit - 1) for v in items), default=0)
 
 
-def action_from_post(data) -> dict:
-    """The action a request posted: JSON in `action`, or one field per key
-    (`type`, places as 'r-c-level', `direction` as 'dr,dc', ids as numbers).
-    Raises ActionError when it cannot be read; whether it is legal is the
-    service's business."""
+def action_from_post(data, ui) -> dict:
+    """The action a request posted: JSON in `action` (any game), or the game's
+    own one-field-per-key form, which its site package reads
+    (``GameUI.action_from_fields``).  `ui` is that package, or a function
+    giving it (asked only for the field form, so a JSON post needs no read of
+    the game).  Raises ActionError when it cannot be read; whether it is
+    legal is the service's business."""
     raw = data.get("action")
     if raw not in (None, ""):
         if not isinstance(raw, str) or len(raw) > MAX_ACTION_CHARS:
@@ -160,33 +142,6 @@ def action_from_post(data) -> dict:
         if _depth(action, MAX_ACTION_DEPTH) > MAX_ACTION_DEPTH:
             raise ActionError(_("That is not a valid action."))
         return action
-    kind = (data.get("type") or "").strip()
-    if kind not in ACTION_TYPES:
-        raise ActionError(_("That is not a valid action."))
-    action: dict = {"type": kind}
-    if data.get("from"):
-        action["from"] = _place(data["from"])
-    if data.get("to"):
-        action["to"] = _place(data["to"], square_only=kind == "reinforce")
-    if data.get("target"):
-        action["target"] = _place(data["target"])
-    if data.get("direction"):
-        try:
-            step = [int(x) for x in str(data["direction"]).split(",")]
-        except ValueError:
-            raise ActionError(_("That direction is not valid.")) from None
-        if len(step) != 2 or step == [0, 0] or any(x not in (-1, 0, 1) for x in step):
-            raise ActionError(_("That direction is not valid."))
-        action["direction"] = step
-    for key in _ID_FIELDS:
-        if data.get(key):
-            try:
-                action[key] = int(data[key])
-            except ValueError:
-                raise ActionError(_("That is not a valid action.")) from None
-    for key in _TEXT_FIELDS:
-        if data.get(key):
-            action[key] = str(data[key]).strip()
-    if data.get("carry") in ("1", "true", "on"):
-        action["carry"] = True
-    return action
+    if callable(ui) and not hasattr(ui, "action_from_fields"):
+        ui = ui()
+    return ui.action_from_fields(data)

@@ -110,8 +110,17 @@ class Seat(models.Model):
     # Bank clocks: the time this player had left when their last turn ended
     # (the increment included); None before their first turn (a full bank).
     bank_seconds = models.PositiveIntegerField(_("bank left (seconds)"), null=True, blank=True)
+    # The time left on this seat's clock, frozen while its player is on
+    # vacation (games.services_vacation): set instead of `deadline` while the
+    # clock would run; the clock resumes with it when the vacation ends.
+    paused_seconds = models.PositiveIntegerField(_("paused with time left (seconds)"), null=True, blank=True)
     # This player muted the game's chat (they see no more of the other's messages).
     chat_muted = models.BooleanField(_("chat muted"), default=False)
+    # The board this player was last shown (issue 13, "changed since you last
+    # looked"): {"v": view version, "sig": games.ui.wec.highlights.signature of
+    # that view, "changed": [[row, col], ...] the Squares that differed from the
+    # board shown before it}.  Written only from what this player was served.
+    seen = models.JSONField(_("board last shown"), default=dict, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "color"], name="unique_seat_color")]

@@ -23,6 +23,22 @@ logger = logging.getLogger(__name__)
 LEVELS = ("ground", "air", "sub")
 
 
+_ENGINE_OF: dict[int, str] = {}
+
+
+def engine_name(game_id: int) -> str | None:
+    """The engine a game is played with (None: no such game).  A game's engine
+    never changes, so each process keeps the names it has read."""
+    name = _ENGINE_OF.get(game_id)
+    if name is None:
+        name = Game.objects.filter(pk=game_id).values_list("engine", flat=True).first()
+        if name is not None:
+            if len(_ENGINE_OF) > 10_000:
+                _ENGINE_OF.clear()
+            _ENGINE_OF[game_id] = name
+    return name
+
+
 def get_game(game_id: int) -> Game:
     """The game with its seats (and their users), in one query.
 
@@ -154,6 +170,10 @@ def user_games(user):
         game.my_turn = game.status == Game.Status.ACTIVE and game.to_move == mine.color
         to_move = seat_by_color(game, game.to_move)
         game.deadline = to_move.deadline if to_move and game.status == Game.Status.ACTIVE else None
+        # The side to move is on vacation: its clock is paused (no deadline).
+        game.clock_paused = bool(
+            to_move and game.status == Game.Status.ACTIVE and to_move.paused_seconds is not None
+        )
         # "won" / "lost" / "drawn" for an ended game, from the user's side.
         game.my_outcome = ""
         if game.status == Game.Status.FINISHED and game.result:
@@ -174,6 +194,21 @@ def due_seat_ids(now) -> list[int]:
     )
 
 
+def due_vacation_user_ids(now) -> list[int]:
+    """Users on vacation with a day due or the planned end reached (for
+    check_clocks; services_vacation.settle_vacation re-checks each under lock)."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Q
+
+    return list(
+        get_user_model()
+        .objects.filter(vacation_started__isnull=False)
+        .filter(Q(vacation_paid_until__isnull=True) | Q(vacation_paid_until__lte=now) | Q(vacation_until__lte=now))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
 @dataclass
 class Clock:
     color: str
@@ -181,23 +216,32 @@ class Clock:
     deadline: object  # datetime or None
     running: bool
     on_vacation: bool
+    # Paused by the player's vacation: the time it has left (seconds), else None.
+    paused_seconds: int | None = None
+    # While the player is on vacation: when it ends at the latest.
+    vacation_until: object = None
 
 
 def game_clocks(game: Game) -> list[Clock]:
-    """Both seats' clocks, Black first: the side to move has the deadline."""
+    """Both seats' clocks, Black first: the side to move has the deadline, or
+    its time left frozen while its player is on vacation."""
     clocks = []
     for color in ("black", "white"):
         seat = seat_by_color(game, color)
         if seat is None:
             continue
-        running = game.status == Game.Status.ACTIVE and game.to_move == color and seat.deadline is not None
+        active = game.status == Game.Status.ACTIVE and game.to_move == color
+        running = active and seat.deadline is not None
+        on_vacation = bool(seat.user and seat.user.on_vacation)
         clocks.append(
             Clock(
                 color=color,
                 user=seat.user,
                 deadline=seat.deadline if running else None,
                 running=running,
-                on_vacation=bool(seat.user and seat.user.on_vacation),
+                on_vacation=on_vacation,
+                paused_seconds=seat.paused_seconds if active else None,
+                vacation_until=seat.user.vacation_ends if on_vacation else None,
             )
         )
     return clocks
@@ -352,42 +396,6 @@ def full_view_of(views: dict) -> dict:
     return out
 
 
-def sandbox_choices(engine, state) -> list[tuple[str, list[tuple[int, str]]]]:
-    """The side to move's legal actions in the sandbox, grouped for a select:
-    [(group label, [(index into legal_actions, label)])]."""
-    from .ui.wec.panels import _Names, describe, place_label
-
-    if engine.outcome(state):
-        return []
-    color = engine.to_move(state)
-    view = engine.view(state, color)
-    names = _Names(view, color)
-    groups: dict[str, list[tuple[int, str]]] = {}
-    for index, action in enumerate(engine.legal_actions(state)):
-        kind = action.get("type")
-        place = action.get("from")
-        if kind == "move":
-            label = _("%(piece)s %(from)s to %(to)s") % {
-                "piece": names.own(action.get("piece"), place), "from": place_label(place), "to": place_label(action["to"]),
-            }
-            if action.get("doze"):
-                label += " " + _("dozing %(squares)s") % {
-                    "squares": " ".join(f"({r},{c})" for r, c in action["doze"])}
-            extra = sorted(k for k in action if k not in ("type", "piece", "from", "to", "doze"))
-            if extra:  # anything else that tells two Moves apart
-                label += " [" + ", ".join(f"{k}={action[k]}" for k in extra) + "]"
-            group = _("Moves")
-        elif kind == "end_turn":
-            label, group = _("End turn"), _("End the Turn")
-        else:
-            label = describe(action, names, color).label
-            if place is not None:
-                label = f"{names.own(action.get('piece'), place)} {place_label(place)}: {label}"
-            group = {"fire": _("Fires"), "reinforce": _("Reinforcements")}.get(kind, _("Articles"))
-        groups.setdefault(str(group), []).append((index, str(label)))
-    return list(groups.items())
-
-
 def replay_frames(game: Game) -> list[int]:
     """The action numbers of the positions a review steps through: the start
     (0), the end of every Turn, and the last action when the game ended inside
@@ -437,6 +445,16 @@ def view_digest(game: Game, seats, state, color: str, view: dict | None = None) 
         "proposal": game.proposal,
         "seats": sorted(
             (s.color, s.user_id, s.deadline.isoformat() if s.deadline else None) for s in seats
+        ),
+        # Vacation (issue 14): a paused clock's time left and the "on vacation
+        # until …" badge are on both players' pages.
+        "vacation": sorted(
+            (
+                s.color,
+                s.paused_seconds,
+                s.user.vacation_ends.isoformat() if s.user_id and s.user.on_vacation else None,
+            )
+            for s in seats
         ),
     }
     text = json.dumps(shown, sort_keys=True, separators=(",", ":"), default=str)
@@ -743,18 +761,3 @@ def scenarios_for(user) -> list:
     else:
         qs = qs.filter(public=True)
     return list(qs)
-
-
-def scenario_document(source: str, user) -> tuple[str, dict] | None:
-    """(name, document) of `source`: "shipped:<key>" or "id:<n>" (own or public)."""
-    from .models import Scenario
-    from .scenario_text import SHIPPED, shipped_document
-
-    kind, _sep, key = (source or "").partition(":")
-    if kind == "shipped" and key in SHIPPED:
-        return str(SHIPPED[key][0]), shipped_document(key)
-    if kind == "id" and key.isdigit():
-        scenario = Scenario.objects.filter(pk=int(key)).first()
-        if scenario and (scenario.public or (user.is_authenticated and scenario.owner_id == user.pk)):
-            return scenario.name, scenario.document
-    return None

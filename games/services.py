@@ -128,13 +128,11 @@ def settle_views(
         seat.version += 1
         seat.view_digest = digest
         changed.append(seat)
-    if views and getattr(game, "_last_action_type", None) == "end_turn":
-        # Both colours' views at this Turn boundary, for the highlights of the
-        # pages to come (they would otherwise replay the Turn from a snapshot);
-        # kept before the doorbells ring, so the refreshes they cause find them.
-        from .ui.wec.highlights import remember_views
-
-        transaction.on_commit(lambda g=game, s=game.seq, v=views: remember_views(g, s, v))
+    if views:
+        # The game's own use of the views just computed (Wec keeps them at a
+        # Turn boundary for its highlights), registered before the doorbells
+        # so that the refreshes they cause find them.
+        get_ui(game.engine).after_settle(game, views)
     for seat in changed:
         transaction.on_commit(lambda g=game.pk, c=seat.color, v=seat.version: broadcast_changed(g, c, v))
     rung = [seat.color for seat in changed]
@@ -223,19 +221,39 @@ def _notify_end(game: Game, seats: list[Seat], actor=None) -> None:
             _notify(game, seat.user, Notification.Kind.GAME_OVER)
 
 
+def _paused_by_vacation(seat: Seat) -> bool:
+    """Whether this seat's clock must not run now: its player is on an
+    explicit vacation (games.services_vacation)."""
+    user = seat.user if seat.user_id else None
+    return user is not None and user.vacation_started is not None
+
+
+def _store_clock(seat: Seat, **values) -> None:
+    """Write the clock fields that changed (deadline, paused_seconds, bank_seconds)."""
+    changed = {k: v for k, v in values.items() if getattr(seat, k) != v}
+    if changed:
+        for key, value in changed.items():
+            setattr(seat, key, value)
+        Seat.objects.filter(pk=seat.pk).update(**changed)
+
+
 def _set_clocks(game: Game, seats: list[Seat], now: datetime | None = None) -> None:
     """The side to move's deadline starts now (days_per_move from now); the
-    other side has none.  A game without a clock, or not in progress, has none."""
+    other side has none.  A game without a clock, or not in progress, has none.
+    A player on vacation gets the whole time frozen (`paused_seconds`)
+    instead of a deadline: the clock starts when the vacation ends."""
     now = now or timezone.now()
     if game.has_bank:
         _set_bank_clocks(game, seats, now)
         return
     for seat in seats:
         running = game.status == Game.Status.ACTIVE and game.has_clock and seat.color == game.to_move
-        deadline = now + timedelta(days=game.days_per_move) if running else None
-        if seat.deadline != deadline:
-            seat.deadline = deadline
-            Seat.objects.filter(pk=seat.pk).update(deadline=deadline)
+        paused = running and _paused_by_vacation(seat)
+        _store_clock(
+            seat,
+            deadline=now + timedelta(days=game.days_per_move) if running and not paused else None,
+            paused_seconds=int(game.days_per_move) * 86400 if paused else None,
+        )
 
 
 def bank_after_turn(game: Game, bank_at_start: int | None, deadline: datetime, now: datetime) -> int:
@@ -245,7 +263,13 @@ def bank_after_turn(game: Game, bank_at_start: int | None, deadline: datetime, n
     (`bank_at_start`): when vacation moved the deadline past an exhausted bank
     (enforce_deadline sets that bank to 0), the vacation days paid for the
     overrun and the player keeps only the increment."""
-    left = max(0, int((deadline - now).total_seconds()))
+    return bank_after_left(game, bank_at_start, max(0, int((deadline - now).total_seconds())))
+
+
+def bank_after_left(game: Game, bank_at_start: int | None, left: int) -> int:
+    """The bank after a turn that ended with `left` seconds on the clock (a
+    running clock's time to its deadline, or a paused clock's frozen time)."""
+    left = max(0, int(left))
     if bank_at_start is not None:
         left = min(left, int(bank_at_start))
     bank = left + int(game.increment_hours or 0) * 3600
@@ -256,23 +280,26 @@ def bank_after_turn(game: Game, bank_at_start: int | None, deadline: datetime, n
 
 def _set_bank_clocks(game: Game, seats: list[Seat], now: datetime) -> None:
     """Bank clocks: the side that just ended its turn banks its time left plus
-    the increment; the side to move gets its whole bank as its deadline."""
+    the increment; the side to move gets its whole bank as its deadline (or,
+    on vacation, frozen as `paused_seconds`)."""
     active = game.status == Game.Status.ACTIVE
     for seat in seats:
         running = active and seat.color == game.to_move
-        bank = seat.bank_seconds
-        deadline = seat.deadline
+        bank, deadline, paused = seat.bank_seconds, seat.deadline, seat.paused_seconds
         if not running:
-            if deadline is not None and active:
+            if active and deadline is not None:
                 bank = bank_after_turn(game, bank, deadline, now)
-            deadline = None
-        elif deadline is None:
+            elif active and paused is not None:  # a turn played while on vacation
+                bank = bank_after_left(game, bank, paused)
+            deadline = paused = None
+        elif deadline is None and paused is None:
             if bank is None:
                 bank = int(game.days_per_move) * 86400
-            deadline = now + timedelta(seconds=bank)
-        if (bank, deadline) != (seat.bank_seconds, seat.deadline):
-            seat.bank_seconds, seat.deadline = bank, deadline
-            Seat.objects.filter(pk=seat.pk).update(bank_seconds=bank, deadline=deadline)
+            if _paused_by_vacation(seat):
+                paused = bank
+            else:
+                deadline = now + timedelta(seconds=bank)
+        _store_clock(seat, bank_seconds=bank, deadline=deadline, paused_seconds=paused)
 
 
 def _schedule_ai_if_needed(game: Game) -> None:
@@ -428,6 +455,10 @@ def create_game(
     `ai_clock`; `ai_level` is stored for the AI task.  `engine` names the game
     (games.ui.UI_REGISTRY; default WEC_ENGINE_NAME)."""
     User = get_user_model()
+    # Options given with a scenario replace the scenario's own (the start form
+    # showed them filled in); None keeps the scenario's.
+    if scenario is not None and options is None:
+        options = scenario.get("options") or {}
     options = dict(options or {})
     engine = engine or settings.WEC_ENGINE_NAME
     if engine not in UI_REGISTRY:
@@ -454,15 +485,13 @@ def create_game(
     elif opponent not in ("open", "user"):
         raise InvalidRequest(_("Choose an opponent."))
 
-    if scenario is not None and not options:
-        options = dict(scenario.get("options") or {})
     # Correspondence games are competitive: options are fixed, there is no
     # Undo, and each player's history leaves out what that player never saw.
     # A friendly game (competitive=False) keeps the engine's undo.
     competitive = bool(competitive)
     options["competitive"] = competitive
     if scenario is not None:
-        scenario = {**scenario, "options": {**(scenario.get("options") or {}), "competitive": competitive}}
+        scenario = {**scenario, "options": dict(options)}
     if opponent == "open":
         status = Game.Status.OPEN
     elif as_challenge and opponent == "user":
@@ -547,70 +576,6 @@ def _validate_action(action) -> dict:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise MalformedAction(_("That is not a valid action."))
     return action
-
-
-# Keys a player may leave out when only one of their pieces fits.
-_OPTIONAL_IDS = ("piece", "to_piece")
-
-
-def normalise_action(action) -> object:
-    """An action in one canonical form for comparison: lists for tuples, no
-    None values, no `carry: false`, a Transport's default `path`, dozed Squares
-    sorted."""
-
-    def norm(value):
-        if isinstance(value, (list, tuple)):
-            return [norm(v) for v in value]
-        if isinstance(value, dict):
-            return {str(k): norm(v) for k, v in value.items() if v is not None}
-        return value
-
-    out = norm(action)
-    if not isinstance(out, dict):
-        return out
-    if out.get("carry") is False:
-        del out["carry"]
-    if out.get("type") == "fire" and "to" in out and "path" not in out:
-        out["path"] = "beeline"
-    if isinstance(out.get("doze"), list):
-        out["doze"] = sorted(out["doze"], key=repr)
-    return out
-
-
-def match_legal_action(action: dict, legal: list[dict]) -> dict:
-    """The entry of `legal` (the player's legal_actions) that `action` is, after
-    normalising; an action leaving out `piece` / `to_piece` matches when exactly
-    one entry fits.  Raises IllegalMove (nothing else fits) or MalformedAction
-    (several of the player's pieces could do it)."""
-    wanted = normalise_action(action)
-    kind = action.get("type")
-    for candidate in legal:
-        # (normalising never changes the type: others are passed over unnormalised)
-        if candidate.get("type") == kind and normalise_action(candidate) == wanted:
-            return candidate
-    left_out = [k for k in _OPTIONAL_IDS if k not in wanted]
-    if left_out:
-        fits = {}
-        for candidate in legal:
-            if candidate.get("type") != kind:
-                continue
-            norm = normalise_action(candidate)
-            for key in left_out:
-                norm.pop(key, None)
-            if norm == wanted:
-                fits[repr(normalise_action(candidate))] = candidate
-        if len(fits) == 1:
-            return next(iter(fits.values()))
-        if len(fits) > 1:
-            raise MalformedAction(_("Several of your pieces could do that; choose one of them first."))
-    if kind == "end_turn" and legal:
-        raise IllegalMove(_("Make your Move before you end your turn."))
-    if kind not in _ACTION_TYPES:
-        raise IllegalMove(_("There is no such action."))
-    raise IllegalMove(_("That action is not allowed now."))
-
-
-_ACTION_TYPES = ("move", "end_turn", "fire", "pickup", "drop", "exchange", "reinforce")
 
 
 def submit_action(
@@ -721,7 +686,7 @@ def _submit_action(
         try:
             new_state = engine.apply(state, action)
         except ValueError as exc:  # the engine's IllegalAction is a ValueError
-            raise IllegalMove(str(exc) or _("That action is not allowed.")) from exc
+            raise IllegalMove(ui.refusal(str(exc)) or _("That action is not allowed.")) from exc
         # Anything else the engine raises on one of its own legal actions is a
         # bug on our side: submit_action reports it as an EngineFault.
 
@@ -861,8 +826,8 @@ def enforce_deadline(seat_id: int, now: datetime | None = None) -> str:
     Under the game row lock (the same lock submit_action takes; a row another
     worker or a player holds is skipped, not waited for) and re-reading the
     seat: if its deadline really passed while it is that seat's turn, a player
-    on vacation with time paid or days left gets the deadline moved to the end
-    of the paid vacation time; anyone else loses on time (result
+    with automatic vacation days (`auto_vacation`) and time paid or days left
+    gets the deadline moved to the end of the paid vacation time; anyone else loses on time (result
     {"winner": other colour, "reason": "timeout"}; the engine state is not
     changed).  Running it twice, or twice at once, changes nothing more."""
     now = now or timezone.now()
@@ -884,7 +849,7 @@ def enforce_deadline(seat_id: int, now: datetime | None = None) -> str:
         ):
             return DeadlineOutcome.NOT_DUE
         user = User.objects.select_for_update().get(pk=seat.user_id) if seat.user_id else None
-        if user is not None and user.on_vacation:
+        if user is not None and user.auto_vacation:
             until = _vacation_cover(user, seat.deadline, now)
             if until is not None:
                 seat.deadline = until
@@ -918,6 +883,31 @@ def open_game(game_id: int, user) -> Game:
         "WHERE user_id = %s AND game_id = %s AND NOT read) " + GAME_SQL()
     )
     return game_from_rows(rows.select_models(sql, [user.pk, game_id, game_id], GAME_ROW), game_id)
+
+
+def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool = False) -> list[list[int]]:
+    """The Squares that changed since the board this player was shown before
+    the current one ("changed since you last looked"), remembering the current
+    one.  Called each time a player is served their board at view version
+    `seat.version`, whose view has `signature` (highlights.signature; None
+    when the caller does not have it).  Serving the same version again
+    returns the same Squares, so a selection or a refresh keeps them.
+    `quiet`: the player's own action made this board (the act and take-back
+    answers), so nothing is new to them.  It reads and writes only this
+    seat's record of what it was served: nothing of the other side's.
+    Only for a game whose site package has SINCE_LAST (games.ui.GameUI)."""
+    if game.status != Game.Status.ACTIVE or seat.user_id is None:
+        return []
+    seen = seat.seen or {}
+    if seen.get("v") == seat.version:
+        return list(seen.get("changed") or [])
+    if signature is None:
+        return []
+    # The signature's format is the game's (its site package compares them).
+    changed = [] if quiet or not seen.get("sig") else get_ui(game.engine).signature_changes(seen["sig"], signature)
+    seat.seen = {"v": seat.version, "sig": signature, "changed": changed}
+    Seat.objects.filter(pk=seat.pk).update(seen=seat.seen)
+    return changed
 
 
 def mark_notifications_read(user, game_id: int | None = None) -> int:

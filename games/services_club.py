@@ -51,12 +51,13 @@ def _my_seat(seats: list[Seat], user) -> Seat:
     return seat
 
 
-def _validated_options(game: Game, options: dict) -> dict:
-    """The options as the engine accepts them (ValueError -> 400 naming the option)."""
+def _validated_options(game: Game, options: dict, competitive: bool | None = None) -> dict:
+    """The options as the engine accepts them (ValueError -> 400 naming the
+    option), for a competitive or friendly game (default: the game's kind)."""
     from .engine import get_game_engine
 
     engine = get_game_engine(game.engine)
-    options = {**options, "competitive": game.competitive}
+    options = {**options, "competitive": game.competitive if competitive is None else bool(competitive)}
     try:
         engine.resolve_options(options)
     except ValueError as exc:
@@ -110,15 +111,25 @@ def decline_challenge(*, game_id: int, user) -> Game:
 
 
 @transaction.atomic
-def propose_change(*, game_id: int, user, options: dict, days_per_move, creator_color: str | None = None) -> Game:
+def propose_change(
+    *,
+    game_id: int,
+    user,
+    options: dict,
+    days_per_move,
+    creator_color: str | None = None,
+    competitive: bool | None = None,
+) -> Game:
     """Either player proposes new terms for a challenge: the options, the time
-    per move and the challenger's colour ("black", "white" or "random").  The
+    per move, the challenger's colour ("black", "white" or "random") and
+    whether the game is competitive (rated) or friendly (None: as now).  The
     change waits for the other player's approval (answer_proposal)."""
     game, seats = _locked(game_id)
     seat = _my_seat(seats, user)
     if game.status != Game.Status.CHALLENGE:
         raise GameNotActive(_("The terms can only change before the game starts."))
-    options = _validated_options(game, dict(options or {}))
+    competitive = game.competitive if competitive is None else bool(competitive)
+    options = _validated_options(game, dict(options or {}), competitive)
     days = _resolve_days(days_per_move, "user")
     creator_seat = next(s for s in seats if s.user_id == game.created_by_id)
     if creator_color in (None, "", creator_seat.color):
@@ -131,7 +142,13 @@ def propose_change(*, game_id: int, user, options: dict, days_per_move, creator_
         swap = True
     else:
         raise InvalidRequest(_("Unknown color: %(color)s") % {"color": creator_color})
-    game.proposal = {"by": seat.color, "options": options, "days_per_move": days, "swap": swap}
+    game.proposal = {
+        "by": seat.color,
+        "options": options,
+        "days_per_move": days,
+        "swap": swap,
+        "competitive": competitive,
+    }
     game.save(update_fields=["proposal", "updated"])
     other = next(s for s in seats if s.pk != seat.pk)
     _notify(game, other.user, Notification.Kind.CHALLENGE)
@@ -154,6 +171,9 @@ def answer_proposal(*, game_id: int, user, approve: bool) -> Game:
     if approve:
         game.options = proposal["options"]
         game.days_per_move = proposal["days_per_move"]
+        # Rated or friendly (a proposal made before this field existed keeps the kind).
+        game.competitive = bool(proposal.get("competitive", game.competitive))
+        game.options["competitive"] = game.competitive
         if proposal.get("swap"):
             # Swap the two players' colours (the seats' colours are unique).
             a, b = seats
@@ -349,32 +369,3 @@ def send_reminders(now=None) -> int:
             _notify(game, seat.user, Notification.Kind.REMINDER)
             sent += 1
     return sent
-
-
-# --- scenarios ---------------------------------------------------------------------------
-
-
-@transaction.atomic
-def save_scenario(*, owner, name: str, text: str, public: bool, scenario_id: int | None = None):
-    """Check a board-editor text with the engine and save it under `name`
-    (a new scenario, or the owner's own `scenario_id`).  Raises InvalidRequest
-    carrying the engine's message."""
-    from .models import Scenario
-    from .scenario_text import ScenarioTextError, check, parse
-
-    name = (name or "").strip()[:80]
-    if not name:
-        raise InvalidRequest(_("Give the scenario a name."))
-    try:
-        doc = parse(text)
-        check(doc)
-    except ScenarioTextError as exc:
-        raise InvalidRequest(exc.message) from None
-    if scenario_id is not None:
-        scenario = Scenario.objects.select_for_update().filter(pk=scenario_id, owner=owner).first()
-        if scenario is None:
-            raise NotYourGame(_("That is not your scenario."))
-        scenario.name, scenario.public, scenario.document = name, bool(public), doc
-        scenario.save()
-        return scenario
-    return Scenario.objects.create(owner=owner, name=name, public=bool(public), document=doc)

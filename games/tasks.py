@@ -25,33 +25,6 @@ def ai_level(game) -> str:
     return level if level in AI_LEVELS else "easy"
 
 
-def _search_module(engine):
-    """The engine's searching AI (normal and hard levels), if it has one."""
-    import importlib
-
-    try:
-        return importlib.import_module(f"{engine.__name__}.search")
-    except ImportError:
-        return None
-
-
-def choose_ai_action(actions: list[dict], moved: bool, rng: random.Random) -> dict | None:
-    """Pick the AI's next action from what it may legally do: a random Move
-    (other actions now and then) until it has moved, then end the turn."""
-    if not actions:
-        return None
-    end = [a for a in actions if a.get("type") == "end_turn"]
-    if end and moved:
-        return end[0]
-    moves = [a for a in actions if a.get("type") == "move"]
-    others = [a for a in actions if a.get("type") not in ("move", "end_turn")]
-    if moves and (not others or rng.random() < 0.8):
-        return rng.choice(moves)
-    if others:
-        return rng.choice(others)
-    return end[0] if end else None
-
-
 class AITurnUnfinished(Exception):
     """The AI's turn did not end although it is still the AI's turn."""
 
@@ -155,11 +128,12 @@ def _play_ai_turn(game_id: int) -> int:
     from .models import Game
     from .selectors import load_state, seat_by_color
     from .services import GameError, submit_action
+    from .ui import get_ui
 
     rng = random.Random()
     made = 0
-    moved = False
-    plan: list[dict] | None = None  # the searching levels plan the Turn once
+    memo: dict = {}  # the game's AI keeps what it planned for this Turn here
+    think = float(getattr(settings, "WEC_AI_THINK_SECONDS", 5.0))
     for _ in range(MAX_ACTIONS_PER_TURN):
         game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
         if game.status != Game.Status.ACTIVE:
@@ -169,24 +143,8 @@ def _play_ai_turn(game_id: int) -> int:
             return made  # not (or no longer) the AI's turn: a duplicate run ends here
         engine = get_game_engine(game.engine)
         state = load_state(game)
-        actions = engine.legal_actions(state)
-        if not moved:
-            moved = any(a.get("type") == "end_turn" for a in actions)
-        chooser = getattr(engine, "choose_action", None)
-        level = ai_level(game)
-        search = _search_module(engine) if level != "easy" else None
-        if search is not None:
-            # One search per Turn (within the think-time limit), from the AI's
-            # own view; a rerun mid-Turn plans the rest of the Turn afresh.
-            if plan is None:
-                think = float(getattr(settings, "WEC_AI_THINK_SECONDS", 5.0))
-                plan = search.choose_turn(state, level, rng.randrange(2**31), budget_s=think)
-            action, plan = search.follow_plan(state, plan, rng.randrange(2**31))
-        elif chooser is not None:
-            # The engine's own AI plays from its view of the game, never the true state.
-            action = chooser(state, rng.randrange(2**31))
-        else:
-            action = choose_ai_action(actions, moved, rng)
+        # The game's own AI chooses, from the AI side's view of the game only.
+        action = get_ui(game.engine).ai_action(engine, state, ai_level(game), rng, memo, think)
         if action is None:
             raise AITurnUnfinished(f"no legal action in game {game_id}")
         _ai_delay()
@@ -198,10 +156,8 @@ def _play_ai_turn(game_id: int) -> int:
             logger.info("AI action refused in game %s: %s", game_id, exc.message)
             continue
         made += 1
-        if action.get("type") == "move":
-            moved = True
-        if action.get("type") == "end_turn":
-            return made
+        # Whether that action ended the AI's turn is seen at the top of the
+        # next round (the game row names the side to move).
     game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
     seat = seat_by_color(game, game.to_move)
     if game.status == Game.Status.ACTIVE and seat is not None and seat.user is not None and seat.user.is_ai:
@@ -251,15 +207,23 @@ def check_clocks() -> int:
     """Periodic (Celery beat, every WEC_CLOCK_CHECK_SECONDS): every seat whose
     deadline has passed in a running game is handed to
     services.enforce_deadline, which either spends vacation time or ends the
-    game on time.  Safe to run concurrently: each game is handled under its
-    row lock (rows another worker holds are skipped until the next run).
-    Returns how many seats it acted on (vacation used or time out)."""
+    game on time.  Before that, the explicit vacations: days that fell due
+    are charged, and a vacation whose planned end came or whose allowance ran
+    out ends, starting its player's paused clocks again
+    (services_vacation.settle_vacations).  Safe to run concurrently: each game
+    is handled under its row lock (rows another worker holds are skipped until
+    the next run).  Returns how many seats it acted on (vacation used or time
+    out)."""
     from django.utils import timezone
 
     from .selectors import due_seat_ids
     from .services import DeadlineOutcome, enforce_deadline
+    from .services_vacation import settle_vacations
 
     now = timezone.now()
+    ended = settle_vacations(now)
+    if ended:
+        logger.info("%s vacation(s) ended", ended)
     acted = 0
     for seat_id in due_seat_ids(now):
         try:

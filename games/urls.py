@@ -1,12 +1,11 @@
 from django.urls import path
 
-from . import views, views_club, views_help, views_sandbox, views_takeback
-from .ui.marshal import views as marshal_views
+from . import views, views_club, views_takeback
+from .ui import game_urlpatterns
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("help/", views_help.help_page, name="help"),
     path("games/list/", views.game_list, name="game_list"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
@@ -17,7 +16,6 @@ urlpatterns = [
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
     path("games/<int:game_id>/clocks/", views.game_clocks, name="game_clocks"),
     path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
-    path("games/<int:game_id>/setup-favourite/", marshal_views.save_favourite, name="setup_favourite"),
     path("games/<int:game_id>/challenge/", views_club.challenge_detail, name="challenge_detail"),
     path("games/<int:game_id>/challenge/answer/", views_club.challenge_answer, name="challenge_answer"),
     path("games/<int:game_id>/challenge/propose/", views_club.challenge_propose, name="challenge_propose"),
@@ -32,15 +30,11 @@ urlpatterns = [
     path("archive/", views_club.archive, name="archive"),
     path("players/<str:username>/", views_club.player_profile, name="player_profile"),
     path("leaderboard/", views_club.leaderboard, name="leaderboard"),
-    path("scenarios/", views_club.scenario_editor, name="scenario_editor"),
-    path("scenarios/start/", views_club.scenario_start, name="scenario_start"),
-    path("sandbox/", views_sandbox.sandbox, name="sandbox"),
-    path("sandbox/start/", views_sandbox.sandbox_start, name="sandbox_start"),
-    path("sandbox/act/", views_sandbox.sandbox_act, name="sandbox_act"),
-    path("sandbox/import/", views_sandbox.sandbox_import, name="sandbox_import"),
-    path("games/<int:game_id>/export.wec", views_club.export_record, name="export_record"),
+    path("games/<int:game_id>/export/", views_club.export_record, name="export_record"),
     path("games/<int:game_id>/start.json", views_club.export_scenario, name="export_scenario"),
     path("notifications/", views.notifications, name="notifications"),
     path("notifications/badge/", views.notification_badge, name="notification_badge"),
     path("notifications/read/", views.notifications_read, name="notifications_read"),
+    # Each game's own pages (its package's `urls` module, when it has one).
+    *game_urlpatterns(),
 ]

@@ -152,10 +152,13 @@ def game_detail(request, game_id: int):
     context["ws_path"] = f"/ws/games/{game.pk}/"
     context["history_mode"] = boardcache.history_mode(game)
     context["chat_messages"] = selectors.chat_messages(game, request.user) or []
+    # Rendered into this page only (never into the cached board partial).
+    context["since_last"] = boardcache.since_last(game, seat, context.get("seen_signature"))
     context["board_template"] = ui.BOARD_TEMPLATE
     context["notation_label"] = ui.NOTATION_LABEL
     context["ui_script"] = getattr(ui, "SCRIPT", "")
     context["ui_stylesheet"] = getattr(ui, "STYLESHEET", "")
+    context["ui_sprite"] = getattr(ui, "SPRITE_TEMPLATE", "")
     return render(request, "games/game.html", context)
 
 
@@ -245,6 +248,14 @@ def notifications_read(request):
     return redirect("notifications")
 
 
+def _ui_of(game_id: int):
+    """The site package of a game's engine; a game that does not exist is a 404."""
+    name = selectors.engine_name(game_id)
+    if name is None:
+        raise Http404
+    return get_ui(name)
+
+
 @login_required
 @require_POST
 @rate_limited("submit")
@@ -263,7 +274,7 @@ def game_act(request, game_id: int):
     try:
         version_text = request.POST.get("version", "")
         expected = int(version_text) if version_text != "" else None
-        action = action_from_post(request.POST)
+        action = action_from_post(request.POST, lambda: _ui_of(game_id))
         entry = services.submit_action(game_id, request.user, action, expected_version=expected)
     except services.NotYourGame:
         raise Http404 from None  # no such game, or not the player's: as every game page answers
@@ -295,6 +306,7 @@ def game_act(request, game_id: int):
         cacheable=sel is None and error is None,
         status=status,
         fresh=entry is not None,
+        quiet=error is None,  # the player's own action made this board
     )
 
 

@@ -45,6 +45,9 @@ def _challenge_context(request, game, seat, proposal_form=None) -> dict:
             "options": game_options.describe(proposal.get("options") or {}),
             "days_per_move": proposal.get("days_per_move"),
             "swap": proposal.get("swap"),
+            # Only shown when the proposal changes the kind of game.
+            "competitive": proposal.get("competitive", game.competitive),
+            "kind_changes": proposal.get("competitive", game.competitive) != game.competitive,
             "mine": proposal.get("by") == seat.color,
         }
     if proposal_form is None:
@@ -116,17 +119,27 @@ def challenge_propose(request, game_id: int):
         context = _challenge_context(request, game, seat, proposal_form=options_form)
         context["clock_form"] = clock
         return render(request, "games/challenge.html", context, status=400)
+    kind = request.POST.get("kind", "")
     try:
+        if kind not in ("", "competitive", "friendly"):
+            raise services.InvalidRequest(_kind_error())
         services_club.propose_change(
             game_id=game_id,
             user=request.user,
             options=game_options.options_from_form(options_form.cleaned_data),
             days_per_move=clock.cleaned_data.get("days_per_move"),
             creator_color=request.POST.get("creator_color") or None,
+            competitive=None if not kind else kind == "competitive",
         )
     except services.GameError as exc:
         return _refused(request, exc, game_id)
     return redirect("challenge_detail", game_id=game_id)
+
+
+def _kind_error() -> str:
+    from django.utils.translation import gettext as _
+
+    return _("Choose a competitive or a friendly game.")
 
 
 @login_required
@@ -258,8 +271,10 @@ def archive(request):
 
 def _exporter(request, game_id: int):
     """The game and the colour whose record the requester may have: a player
-    gets their own (censored while the game runs); anyone gets the full record
-    once the game has ended."""
+    gets their own (censored while the game runs: what that side saw, with no
+    starting information beyond the public header); anyone gets the full
+    record once the game has ended.  A spectator gets nothing while it runs
+    (the public view has no record lines), nor does anyone before it starts."""
     try:
         game = selectors.get_game(game_id)
     except Game.DoesNotExist:
@@ -331,7 +346,7 @@ def export_scenario(request, game_id: int):
     if snapshot is None:
         raise Http404
     response = JsonResponse(snapshot.state, json_dumps_params={"indent": 1, "sort_keys": True})
-    response["Content-Disposition"] = f'attachment; filename="wec-game-{game.pk}-start.json"'
+    response["Content-Disposition"] = f'attachment; filename="{game.engine}-game-{game.pk}-start.json"'
     return response
 
 
@@ -365,133 +380,3 @@ def leaderboard(request):
         raise Http404
     context = {"players": selectors.leaderboard(engine=engine), "game_choices": game_choices(), "chosen": engine}
     return render(request, "games/leaderboard.html", context)
-
-
-# --- board editor and scenarios ---------------------------------------------------------
-
-
-def _preview(doc: dict):
-    """The whole position as the author wrote it (the author knows it all)."""
-    from .ui.wec.board import build_board
-
-    view = {
-        "pieces": [dict(p, stun=0) for p in doc.get("pieces", [])],
-        "articles": doc.get("articles", []),
-        "reinforcements": doc.get("reinforcements", []),
-        "projectiles": [],
-        "markers": [],
-    }
-    return build_board(view, "black")
-
-
-def _editor_context(text: str, held: str = "") -> dict:
-    """The point-and-click editor's palette and grid for the position in `text`
-    (a text the parser refuses gets no grid: the text form shows the error)."""
-    from django.utils.translation import gettext as _
-
-    from . import board_editor
-    from .scenario_text import ScenarioTextError, parse
-
-    context = {
-        "palette": board_editor, "held": held,
-        "palette_tools": [("place", _("Place")), ("remove", _("Remove")), ("move", _("Move (pick up, then click where)"))],
-        "palette_kinds": [("piece", _("Piece")), ("article", _("Article")), ("reinforcement", _("Reinforcement"))],
-        "palette_governments": [("monarchy", _("Monarchy")), ("dictatorship", _("Dictatorship")),
-                                ("theocracy", _("Theocracy")), ("democracy", _("Democracy"))],
-    }
-    try:
-        doc = parse(text)
-    except ScenarioTextError:
-        return context
-    context["grid"] = board_editor.squares(doc, held)
-    context["governments"] = {color: board_editor.government_of(doc, color) for color in ("black", "white")}
-    return context
-
-
-@login_required
-def scenario_editor(request):
-    """Write a position, check it with the engine, save it, start a game from it.
-    A click on the point-and-click editor's board posts here too (`square` or
-    `what=government`): the text is changed and the editor comes back."""
-    from . import board_editor
-    from .scenario_text import SHIPPED, ScenarioTextError, check, parse, to_text
-
-    context = {"shipped": [(key, title) for key, (title, _t) in SHIPPED.items()],
-               "scenarios": selectors.scenarios_for(request.user)}
-    status = 200
-    held = ""
-    if request.method == "POST":
-        text = request.POST.get("text", "")[:20000]
-        context.update({"text": text, "name": request.POST.get("name", ""), "public": bool(request.POST.get("public")),
-                        "palette_state": board_editor.Palette.from_post(request.POST)})
-        if request.POST.get("square") or request.POST.get("what") == "government":
-            try:
-                text, held, problem = board_editor.edit(text, request.POST)
-                context["text"] = text
-                if problem is not None:
-                    context["error"], context["error_square"] = problem.message, problem.square
-                else:
-                    context["checked"] = True
-                context["board"] = None
-            except board_editor.EditorError as exc:
-                # Nothing changes: the same text comes back with the complaint.
-                context["error"], context["error_square"] = exc.message, exc.square
-                status = 400
-            context.update(_editor_context(context["text"], held))
-            context["palette_state"].held = held
-            if request.htmx:
-                return render(request, "games/partials/scenario_editor.html", context, status=status)
-            context["form"] = NewGameForm()
-            return render(request, "games/scenarios.html", context, status=status)
-        try:
-            doc = parse(text)
-            check(doc)
-            context["board"] = _preview(doc)
-            if request.POST.get("what") == "save":
-                scenario = services_club.save_scenario(
-                    owner=request.user, name=context["name"], text=text, public=context["public"]
-                )
-                return redirect(f"{reverse('scenario_editor')}?from=id:{scenario.pk}")
-            context["checked"] = True
-        except ScenarioTextError as exc:
-            context["error"], context["error_square"] = exc.message, exc.square
-            status = 400
-        except services.GameError as exc:
-            context["error"] = exc.message
-            status = exc.status
-    else:
-        found = selectors.scenario_document(request.GET.get("from", "shipped:standard"), request.user)
-        if found is None:
-            raise Http404
-        name, doc = found
-        context.update({"text": to_text(doc), "name": name, "board": _preview(doc),
-                        "source": request.GET.get("from", "shipped:standard")})
-        context["palette_state"] = board_editor.Palette()
-    context.update(_editor_context(context["text"], held))
-    context["form"] = NewGameForm()
-    return render(request, "games/scenarios.html", context, status=status)
-
-
-@login_required
-@require_POST
-@rate_limited("challenge")
-def scenario_start(request):
-    """A challenge, seek or AI game from a scenario."""
-    found = selectors.scenario_document(request.POST.get("source", ""), request.user)
-    if found is None:
-        raise Http404
-    _name, doc = found
-    form = NewGameForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, services.InvalidRequest(_answer_error_form(form)))
-    try:
-        # The same choices as a game from the standard setup (AI level and
-        # clock, bank clock included), only the position differs.
-        game = services.create_game(creator=request.user, scenario=doc, **form.game_kwargs())
-    except services.GameError as exc:
-        return _refused(request, exc)
-    return redirect("game_detail", game_id=game.pk)
-
-
-def _answer_error_form(form) -> str:
-    return " ".join(str(e) for errors in form.errors.values() for e in errors)

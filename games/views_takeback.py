@@ -44,6 +44,7 @@ def take_back(request, game_id: int):
         lambda: get_ui(game.engine).board_context(request, game, seat, error=error),
         cacheable=error is None,
         status=status,
+        quiet=error is None,  # the player's own take-back made this board
     )
 
 

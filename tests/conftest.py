@@ -19,6 +19,19 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+@pytest.fixture(autouse=True)
+def _site_language_after_each_test():
+    """Each test starts in the site's default language: a request served in
+    the same thread (Django's test client) leaves the language its
+    LocaleMiddleware chose active, and a later test that renders without a
+    request would otherwise speak it."""
+    yield
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings():
     """A test database name of its own for every run: test_<name>_<pid>_<time>."""

@@ -40,6 +40,14 @@ def time_left(deadline, now=None) -> str:
 
 
 @register.filter
+def duration(seconds) -> str:
+    """'2 days 4 h' for a number of seconds (a clock paused by vacation)."""
+    if seconds in (None, ""):
+        return ""
+    return format_duration(int(seconds))
+
+
+@register.filter
 def clock_label(days_per_move) -> str:
     if days_per_move in (None, ""):
         return _("No clock")

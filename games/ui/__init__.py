@@ -40,7 +40,20 @@ def site_engine(name: str):
 
 
 class GameUI(Protocol):
-    """What a game's site package module exposes."""
+    """What a game's site package module exposes (games/ui/<name>/__init__.py).
+
+    Besides these, a package may have a ``urls`` module whose ``urlpatterns``
+    the shared games/urls.py includes (``game_urlpatterns``), and these
+    optional attributes: ``SCRIPT`` / ``STYLESHEET`` (static files of the
+    player's page), ``SPRITE_TEMPLATE`` (a template included once at the top
+    of the player's page, for the board's icons), ``RECORD_NUMBERED`` (the
+    notation numbers its own lines), ``NAV_LINKS`` ((label, URL name) of
+    the game's own pages for the site's menu) and ``SINCE_LAST`` (the board
+    shows what changed since the player last looked: then the package has
+    ``signature_changes(before, after)`` (the Squares, [[row, col], ...],
+    where two of its board signatures differ; ``board_context`` gives the
+    view's signature as ``seen_signature``) and ``since_last_text(squares)``
+    (its words), used by games/boardcache.py and services.note_board_shown)."""
 
     NAME: str
     LABEL: Any  # the game's name, translated
@@ -59,9 +72,12 @@ class GameUI(Protocol):
     def kept_selection(self, action: dict): ...
     def plain_words(self, line: str, color: str) -> str: ...
     def engine_options(self, options: dict) -> dict: ...
-    def actor(self, engine, state) -> str | None: ...
+    def actor(self, engine, state, color: str) -> bool: ...
     def accepts(self, engine, state, color: str, action: dict, legal: list) -> dict: ...
-    def ai_action(self, engine, state, color: str, level: str, seed: int) -> dict | None: ...
+    def action_from_fields(self, data) -> dict: ...
+    def after_settle(self, game, views: dict) -> None: ...
+    def ai_action(self, engine, state, level: str, rng, memo: dict, think_seconds: float) -> dict | None: ...
+    def refusal(self, message: str) -> str: ...
 
 
 def get_ui(name: str):
@@ -76,3 +92,21 @@ def get_ui(name: str):
 def choices() -> list[tuple[str, Any]]:
     """(engine name, label) of every game the site offers, for forms."""
     return [(name, get_ui(name).LABEL) for name in UI_REGISTRY]
+
+
+def game_urlpatterns() -> list:
+    """The routes of every game's own pages: each package's ``urls`` module,
+    when it has one, included at the site's root (its URL names are global,
+    so ``{% url %}`` and ``reverse`` need no namespace)."""
+    from importlib.util import find_spec
+
+    from django.urls import include, path
+
+    return [
+        path("", include(f"{package}.urls")) for package in UI_REGISTRY.values() if find_spec(f"{package}.urls") is not None
+    ]
+
+
+def nav_links() -> list[tuple[Any, str]]:
+    """(label, URL name) of the games' own pages for the site's menu."""
+    return [link for name in UI_REGISTRY for link in getattr(get_ui(name), "NAV_LINKS", ())]

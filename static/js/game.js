@@ -121,9 +121,42 @@
     var board = document.getElementById("board");
     if (!board) return;
     if (document.activeElement && document.activeElement !== document.body) return;
-    var first = board.querySelector(".target-btn") || board.querySelector(".band.selected button") || board.querySelector("#end-turn");
+    var first = board.querySelector(".choice-btn") || board.querySelector(".target-btn") || board.querySelector(".band.selected button") || board.querySelector("#end-turn");
     if (first) first.focus({ preventScroll: true });
   });
+  // "Changed since you last looked": #since-last (outside #board, sent with
+  // every board answer: games/boardcache.py) lists the Squares; outline them
+  // on the live board, say so in their accessible names, and show its text
+  // in the board's header.
+  function applySinceLast() {
+    var data = document.getElementById("since-last");
+    var board = document.getElementById("board");
+    if (!data || !board) return;
+    var grid = board.querySelector(".board-scroll .board");
+    var label = data.dataset.label || "";
+    if (grid) {
+      (data.dataset.squares || "").split(" ").forEach(function (key) {
+        var rc = key.split("-");
+        if (rc.length !== 2) return;
+        var sq = grid.querySelector(".sq[data-row='" + rc[0] + "'][data-col='" + rc[1] + "']");
+        if (!sq || sq.classList.contains("hl-seen")) return;
+        sq.classList.add("hl-seen");
+        sq.setAttribute("aria-label", (sq.getAttribute("aria-label") || "") + ", " + label);
+      });
+    }
+    var text = document.getElementById("since-last-text");
+    if (!text) return;
+    var key = text.querySelector(".hl-key");
+    text.textContent = "";
+    if (key) text.appendChild(key);
+    text.appendChild(document.createTextNode(data.dataset.text || ""));
+    text.hidden = !data.dataset.text;
+  }
+  applySinceLast();
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail.target && e.detail.target.id === "board") applySinceLast();
+  });
+
   // The tab title says whose turn it is (and against whom), for players
   // with many tabs open; it follows every board update.
   function applyTitle() {
@@ -159,8 +192,9 @@
   document.body.addEventListener("htmx:beforeSwap", function (e) {
     if (!e.detail.target || e.detail.target.id !== "board") return;
     scrolls = { page: window.scrollY, lists: {} };
+    // Both ways: the record scrolls down, the board sideways on a phone.
     document.querySelectorAll("#board [data-keep-scroll]").forEach(function (el) {
-      scrolls.lists[el.dataset.keepScroll] = el.scrollTop;
+      scrolls.lists[el.dataset.keepScroll] = [el.scrollTop, el.scrollLeft];
     });
   });
   document.body.addEventListener("htmx:afterSwap", function (e) {
@@ -169,8 +203,10 @@
     applyLevel();
     if (!scrolls) return;
     document.querySelectorAll("#board [data-keep-scroll]").forEach(function (el) {
-      var top = scrolls.lists[el.dataset.keepScroll];
-      if (top !== undefined) el.scrollTop = top;
+      var kept = scrolls.lists[el.dataset.keepScroll];
+      if (kept === undefined) return;
+      el.scrollTop = kept[0];
+      el.scrollLeft = kept[1];
     });
     window.scrollTo(window.scrollX, scrolls.page);
     scrolls = null;
@@ -232,6 +268,21 @@
       b.replaceWith(span);
     });
     copy.querySelectorAll("input").forEach(function (i) { i.remove(); });
+    // Every piece and Article in the zoom links to its Rules & help entry
+    // (on the board, a piece inside one of its buttons cannot be a link).
+    copy.querySelectorAll(".tok").forEach(function (tok) {
+      if (tok.closest("a")) return;
+      var use = tok.querySelector("use");
+      var ref = use ? use.getAttribute("href") || "" : "";
+      if (ref.indexOf("#p-") !== 0) return;
+      var a = document.createElement("a");
+      a.className = "tok-link";
+      a.href = helpBase() + "#piece-" + ref.slice(3);
+      a.setAttribute("aria-label", (box.dataset.helpLabel || "") + tok.getAttribute("title"));
+      tok.replaceWith(a);
+      a.appendChild(tok);
+    });
+    copy.querySelectorAll("a[tabindex]").forEach(function (a) { a.removeAttribute("tabindex"); });
     copy.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
     var body = box.querySelector(".square-zoom-body");
     body.textContent = "";
@@ -262,10 +313,35 @@
     zoomSquare(document.querySelector("#board .board .sq[data-row='" + zoomed[0] + "'][data-col='" + zoomed[1] + "']"));
     zoomed = null;
   });
-  // Keyboard play (documented on the help page): e ends the turn, u takes
-  // back the last action (friendly games), Escape
-  // clears the selection or leaves an aiming mode, a aims the first weapon,
-  // 1-4 focus a level, ? opens the help.
+  // Keyboard play (documented on the help page, games/ui/wec/help.py KEYS and
+  // RECIPES): e ends the turn, u takes back the last action (friendly games),
+  // Escape clears the selection or leaves an aiming mode, a aims the first
+  // weapon, f t p d x go to the selected piece's Fire, Transport, Pick-up,
+  // Drop and Exchange controls, r to the ready reinforcements, h opens the
+  // Rules & help entry of what has the focus, 1-4 focus a level, ? opens the
+  // help.
+  var groupKeys = { f: "fire", t: "transport", p: "pickup", d: "drop", x: "exchange" };
+  function helpBase() {
+    var link = document.getElementById("help-link");
+    return link ? link.getAttribute("href") : "/help/";
+  }
+  // The help entry of an element: a piece token's or an Article's icon
+  // (<use href="#p-tank"> / "#a-bike"), else the help link of the action
+  // group or panel it sits in.
+  function helpFor(el) {
+    if (!el || !el.closest) return null;
+    var where = el.closest(".band") || el.closest(".sq");
+    var scope = where || el;
+    var use = scope.querySelector(".tok use") || (el.closest(".sq") && el.closest(".sq").querySelector(".arts use"));
+    if (use) {
+      var ref = use.getAttribute("href") || "";
+      if (ref.indexOf("#p-") === 0) return helpBase() + "#piece-" + ref.slice(3);
+      if (ref.indexOf("#a-") === 0) return helpBase() + "#article-" + ref.slice(3);
+    }
+    var box = el.closest(".compass-block, .target-group, .transport-form, .act-group, .turn-panel, .selection");
+    var ref2 = box && box.querySelector("a.help-ref");
+    return ref2 ? ref2.getAttribute("href") : null;
+  }
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     var t = e.target;
@@ -274,13 +350,17 @@
     var board = document.getElementById("board");
     if (!board) return;
     var click = function (sel) { var el = board.querySelector(sel); if (el) { ready(el).click(); e.preventDefault(); } return el; };
+    var focus = function (sel) { var el = board.querySelector(sel); if (el) { el.focus(); e.preventDefault(); } return el; };
     if (e.key === "e" || e.key === "E") { var end = board.querySelector("#end-turn"); if (end) { ready(end.form).requestSubmit(); e.preventDefault(); } }
     else if (e.key === "u" || e.key === "U") { var back = board.querySelector("#take-back"); if (back) { ready(back.form).requestSubmit(); e.preventDefault(); } }
     else if (e.key === "Escape") { click("#cancel-mode") || click("#clear-selection"); }
     else if (e.key === "a") { click(".aim-btn"); }
     else if (e.key === "z") { var sq = document.activeElement && document.activeElement.closest && document.activeElement.closest(".board .sq"); if (sq) { zoomSquare(sq); e.preventDefault(); } }
-    else if (e.key === "f") { var first = board.querySelector("#action-panel .act-btn"); if (first) { first.focus(); e.preventDefault(); } }
-    else if (e.key === "m") { var tgt = board.querySelector(".target-btn") || board.querySelector(".piece-btn"); if (tgt) { tgt.focus(); e.preventDefault(); } }
+    else if (e.key === "f") { focus("#action-panel [data-group='fire'] .act-btn") || focus("#action-panel .act-btn"); }
+    else if (groupKeys[e.key]) { focus("#action-panel [data-group='" + groupKeys[e.key] + "'] select, #action-panel [data-group='" + groupKeys[e.key] + "'] .act-btn"); }
+    else if (e.key === "r") { focus("#turn-panel [data-group='reinforce'] .act-btn"); }
+    else if (e.key === "h") { var href = helpFor(document.activeElement); if (href) { window.location = href; e.preventDefault(); } }
+    else if (e.key === "m") { focus(".target-btn") || focus(".piece-btn"); }
     else if (e.key === "1" || e.key === "2" || e.key === "3" || e.key === "4") {
       click(".level-btn[data-level='" + ["all", "air", "ground", "sub"][parseInt(e.key, 10) - 1] + "']");
     } else if (e.key === "?") { var help = document.getElementById("help-link"); if (help) { window.location = help.href; } }

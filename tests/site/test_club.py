@@ -121,6 +121,46 @@ def test_a_proposed_change_needs_the_other_players_approval(client, alice, bob):
     assert game.proposal is None and game.days_per_move == 7
 
 
+def test_competitive_or_friendly_is_a_change_the_other_player_approves(client, alice, bob):
+    game = _challenge(client, alice)
+    assert game.competitive is True
+    client.force_login(bob)
+    data = {"days_per_move": "3", "kind": "friendly", **_options_post(flamer_rate=6)}
+    assert client.post(reverse("challenge_propose", args=[game.pk]), data).status_code == 302
+    game.refresh_from_db()
+    assert game.proposal["competitive"] is False and game.proposal["options"]["competitive"] is False
+    # Nothing changes before the approval; the proposer cannot approve it.
+    assert game.competitive is True and game.options == {"competitive": True}
+    assert client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "approve"}).status_code == 400
+    client.force_login(alice)
+    html = client.get(reverse("challenge_detail", args=[game.pk])).content.decode()
+    assert 'id="proposal-kind"' in html and "Friendly (unrated)" in html
+    assert client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "approve"}).status_code == 302
+    game.refresh_from_db()
+    assert game.competitive is False and game.options == {"flamer_rate": 6, "competitive": False}
+    assert Snapshot.objects.get(game=game, seq=0).state["options"]["competitive"] is False
+    # And back to competitive, rejected this time: it stays friendly.
+    data = {"days_per_move": "3", "kind": "competitive", **_options_post()}
+    assert client.post(reverse("challenge_propose", args=[game.pk]), data).status_code == 302
+    client.force_login(bob)
+    client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "reject"})
+    game.refresh_from_db()
+    assert game.competitive is False and game.proposal is None
+    # "As now" (no kind) keeps it; a made-up kind is a 400 that changes nothing.
+    assert client.post(reverse("challenge_propose", args=[game.pk]), {**data, "kind": ""}).status_code == 302
+    game.refresh_from_db()
+    assert game.proposal["competitive"] is False
+    client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "reject"})
+    assert client.post(reverse("challenge_propose", args=[game.pk]), {**data, "kind": "rated!"}).status_code == 400
+    game.refresh_from_db()
+    assert game.proposal is None and game.competitive is False
+    # Accepted as friendly: the game is unrated and keeps the engine's undo.
+    client.force_login(bob)
+    assert client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "accept"}).status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and not selectors.load_state(game).options["competitive"]
+
+
 def test_an_impossible_option_set_is_a_400_that_changes_nothing(client, alice, bob):
     client.force_login(alice)
     data = {"opponent": "user", "username": "bob", "color": "black", **_options_post(sub_jet_combat=True)}

@@ -85,7 +85,7 @@ def test_an_empty_bank_loses_on_time(alice, bob, clock):
 
 
 def test_vacation_covers_an_empty_bank_and_leaves_only_the_increment(alice, bob, clock):
-    alice.on_vacation, alice.vacation_days = True, 2
+    alice.auto_vacation, alice.vacation_days = True, 2
     alice.save()
     game = bank_game(alice)
     seat_id = seats(game.pk)["black"].pk
@@ -108,7 +108,7 @@ def test_vacation_covers_an_empty_bank_and_leaves_only_the_increment(alice, bob,
 def test_vacation_pauses_nothing_while_the_bank_lasts(alice, bob, clock):
     """Vacation days are charged only when a deadline passes: a player on
     vacation with bank left keeps the bank, and no day is charged."""
-    alice.on_vacation, alice.vacation_days = True, 2
+    alice.auto_vacation, alice.vacation_days = True, 2
     alice.save()
     game = bank_game(alice)
     clock["t"] = T0 + DAY

@@ -5,7 +5,7 @@ engine (its complaint shown at the Square it names)."""
 import pytest
 from django.urls import reverse
 
-from games import board_editor, scenario_text
+from games.ui.wec import board_editor, scenario_text
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ from django.utils import translation
 
 from games import selectors, services
 from games.models import Game
-from games.scenario_text import SHIPPED
 from games.templatetags.wec_board import level_name, piece_name, piece_title, reason_name
 from games.ui.wec.record import translated_line
+from games.ui.wec.scenario_text import SHIPPED
 
 
 def test_the_sub_level_and_the_sub_piece_are_told_apart():
@@ -86,7 +86,7 @@ def test_the_game_page_shows_the_record_in_the_users_language(client, game, alic
 
 
 def test_the_engines_position_errors_are_told_in_the_users_language():
-    from games.scenario_text import ScenarioTextError, check, parse
+    from games.ui.wec.scenario_text import ScenarioTextError, check, parse
 
     with translation.override("ru"), pytest.raises(ScenarioTextError) as err:
         check(parse("piece black tank 5 5\npiece white tank 5 5 air"))

@@ -360,3 +360,110 @@ def test_the_ai_chooses_from_its_own_view_only():
     fresh = site_engine.new_game({"competitive": True})
     setup = site_engine.choose_action(fresh, 3)
     assert setup["type"] == "setup" and setup["color"] == "black" and len(setup["pieces"]) == 30
+
+
+# --- the shared clocks ----------------------------------------------------------------------
+
+
+def _play_until_turn_passes(game, user):
+    """`user`'s legal moves through the service until the turn passes."""
+    while True:
+        game = selectors.get_game(game.pk)
+        if game.to_move != selectors.seat_for(game, user).color:
+            return game
+        move = rules.legal_actions(state_of(game))[0]
+        services.submit_action(game.pk, user, move, expected_seq=game.seq)
+
+
+def test_clock_vacation_day_then_loss_on_time(client, alice, bob):
+    """Marshal games run on the shared clocks: the deadline starts with the
+    play and passes with the turn; a player with automatic vacation days whose time is up
+    spends a vacation day instead of losing; once no day is left, the
+    clock check ends the game on time (the engine's state untouched)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import tasks
+    from games.models import Seat
+
+    day = timedelta(days=1)
+    game = marshal_game(alice, bob, days_per_move=2)
+    deadlines = {s.color: s.deadline for s in Seat.objects.filter(game=game)}
+    assert deadlines["white"] is None and abs(deadlines["black"] - (timezone.now() + 2 * day)) < timedelta(minutes=1)
+    game = _both_set_up(client, game, alice, bob)
+    game = _play_until_turn_passes(game, alice)  # Black's first turn: now White (Bob) is to move
+    assert game.to_move == "white"
+    deadlines = {s.color: s.deadline for s in Seat.objects.filter(game=game)}
+    assert deadlines["black"] is None and abs(deadlines["white"] - (timezone.now() + 2 * day)) < timedelta(minutes=1)
+
+    bob.auto_vacation, bob.vacation_days = True, 1
+    bob.save()
+    passed = timezone.now() - timedelta(minutes=1)
+    Seat.objects.filter(game=game, color="white").update(deadline=passed)
+    seq, actions = game.seq, GameAction.objects.filter(game=game).count()
+    assert tasks.check_clocks() == 1  # the vacation day is spent
+    bob.refresh_from_db()
+    assert bob.vacation_days == 0 and bob.vacation_paid_until == passed + day
+    assert Seat.objects.get(game=game, color="white").deadline == passed + day
+    assert selectors.get_game(game.pk).status == Game.Status.ACTIVE
+    assert tasks.check_clocks() == 0  # covered for now
+
+    # A day later no vacation day is left: White loses on time.
+    seat_id = Seat.objects.get(game=game, color="white").pk
+    outcome = services.enforce_deadline(seat_id, now=passed + day + timedelta(minutes=1))
+    assert outcome == services.DeadlineOutcome.TIMEOUT
+    game = selectors.get_game(game.pk)
+    assert game.status == Game.Status.FINISHED and game.result == {"winner": "black", "reason": "timeout"}
+    assert game.seq == seq and GameAction.objects.filter(game=game).count() == actions
+    assert all(s.deadline is None for s in Seat.objects.filter(game=game))
+    page = login(client, bob).get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert "time ran out" in page
+    with pytest.raises(services.GameNotActive):
+        services.submit_action(game.pk, bob, {"type": "move", "from": [8, 1], "to": [7, 1]}, expected_seq=game.seq)
+
+
+# --- engine refusals in the reader's language -------------------------------------------------
+
+
+def test_marshal_refusal_reaches_the_player_in_german(client, alice, bob):
+    """The engine's English refusal is shown translated (games/ui/marshal/refusals.py)."""
+    game = marshal_game(alice, bob)
+    alice.language = "de"  # the signed-in user's own choice (accounts.middleware)
+    alice.save()
+    login(client, alice)
+    bad = [dict(p) for p in army("black", game)]
+    bad[0]["row"] = 5
+    r = act(client, game, alice, {"type": "setup", "pieces": bad})
+    assert r.status_code == 422
+    page = r.content.decode()
+    assert "liegt außerhalb deiner Aufstellungszone" in page, page[:2000]
+    assert "setup zone" not in page
+    # The favourite endpoint speaks the same language.
+    r = client.post(reverse("setup_favourite", args=[game.pk]), {"pieces": json.dumps(bad)})
+    assert r.status_code == 400 and "außerhalb deiner Aufstellungszone" in r.content.decode()
+
+
+def test_every_marshal_refusal_row_matches_the_engine():
+    """Each row of the table matches a message the engine really writes, so
+    a change to the engine's wording shows up here."""
+    from django.utils import translation
+
+    from games.ui.marshal.refusals import translate
+
+    fresh = rules.new_game({})
+    pieces = rules.legal_actions(fresh)[0]["pieces"]
+    wrong_zone = [dict(p) for p in pieces]
+    wrong_zone[0]["row"] = 5
+    samples = []
+    for action in (
+        {"type": "setup", "color": "black", "pieces": wrong_zone},
+        {"type": "setup", "color": "black", "pieces": pieces[1:]},
+        {"type": "move", "from": [3, 1], "to": [4, 1]},
+    ):
+        with pytest.raises(rules.IllegalAction) as exc:
+            rules.apply(fresh, action)
+        samples.append(str(exc.value))
+    with translation.override("de"):
+        for message in samples:
+            assert translate(message) != message, message

@@ -10,8 +10,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import panels, selectors, services
+from games import selectors, services
 from games.models import Game, GameAction, Seat
+from games.ui.wec import panels
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -295,6 +296,8 @@ def test_error_message_is_translated_text(client, sgame, alice):
 
 
 def test_match_legal_action_normalises():
+    from games.ui.wec.actions import match_legal_action
+
     legal = [
         {"type": "move", "piece": 3, "from": [1, 1, "ground"], "to": [2, 1, "ground"]},
         {"type": "fire", "from": [5, 5, "ground"], "piece": 8, "weapon": "bike", "to": [8, 5, "ground"],
@@ -302,19 +305,59 @@ def test_match_legal_action_normalises():
         {"type": "drop", "from": [6, 6, "air"], "piece": 9, "article": "flamer"},
         {"type": "drop", "from": [6, 6, "air"], "piece": 10, "article": "flamer"},
     ]
-    assert services.match_legal_action(
+    assert match_legal_action(
         {"type": "move", "from": (1, 1, "ground"), "to": [2, 1, "ground"], "carry": False}, legal
     ) is legal[0]
-    assert services.match_legal_action(
+    assert match_legal_action(
         {"type": "fire", "from": [5, 5, "ground"], "weapon": "bike", "to": [8, 5, "ground"]}, legal
     ) is legal[1]
     with pytest.raises(services.MalformedAction):  # two pieces there could drop a Flamer
-        services.match_legal_action({"type": "drop", "from": [6, 6, "air"], "article": "flamer"}, legal)
-    assert services.match_legal_action(
+        match_legal_action({"type": "drop", "from": [6, 6, "air"], "article": "flamer"}, legal)
+    assert match_legal_action(
         {"type": "drop", "from": [6, 6, "air"], "piece": 10, "article": "flamer"}, legal
     ) is legal[3]
     with pytest.raises(services.IllegalMove):
-        services.match_legal_action({"type": "move", "from": [1, 1, "ground"], "to": [3, 1, "ground"]}, legal)
+        match_legal_action({"type": "move", "from": [1, 1, "ground"], "to": [3, 1, "ground"]}, legal)
+
+
+
+def test_engine_refusal_reaches_a_wec_player_in_german(client, alice, sgame, monkeypatch):
+    """An engine refusal on the submit path is shown in the reader's language
+    (games/ui/wec/refusals.py).  The site lets only listed legal actions reach
+    the engine, so the test lets Alice's posted action through unmatched: the
+    engine itself then refuses "you have no piece at (2, 2, ground)"."""
+    from games.ui import wec as wec_ui
+
+    monkeypatch.setattr(wec_ui, "accepts", lambda engine, state, color, action, legal: action)
+    alice.language = "de"
+    alice.save()
+    client.force_login(alice)
+    response = act(client, sgame, {"type": "move", "from": "2-2-ground", "to": "3-2-ground"})
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "Du hast keine Figur auf (2, 2, Boden)." in page
+    assert "you have no piece" not in page
+    assert GameAction.objects.filter(game=sgame).count() == 0
+
+
+def test_wec_refusal_table_translates_real_engine_messages():
+    """Rows of the table match what the engine writes (a change of wording
+    shows up here), in German; an unknown message is passed on as written."""
+    from django.utils import translation
+
+    from games.rules import wec as rules
+    from games.ui import get_ui
+
+    ui = get_ui("wec")
+    fresh = rules.new_game({"competitive": False})
+    with pytest.raises(rules.IllegalAction) as end_early:
+        rules.apply(fresh, {"type": "end_turn"})
+    with pytest.raises(rules.IllegalAction) as no_undo:
+        rules.undo(rules.new_game({"competitive": True}), 1)
+    with translation.override("de"):
+        assert ui.refusal(str(end_early.value)) == "Ziehe, bevor du deinen Zug beendest."
+        assert ui.refusal(str(no_undo.value)) != str(no_undo.value)
+        assert ui.refusal("something new") == "something new"
 
 
 # --- what the page shows -------------------------------------------------------------------------

@@ -172,7 +172,7 @@ def test_two_concurrent_clock_checks_end_the_game_once(alice, bob):
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_clock_checks_charge_vacation_once(alice, bob):
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
-    alice.on_vacation, alice.vacation_days = True, 5
+    alice.auto_vacation, alice.vacation_days = True, 5
     alice.save()
     passed = expire(game.pk, "black")
     barrier = threading.Barrier(2)
@@ -227,7 +227,7 @@ def test_a_game_locked_by_a_move_in_progress_is_skipped(alice, bob):
 
 
 def test_vacation_takes_a_day_instead_of_losing(game, alice, bob):
-    alice.on_vacation, alice.vacation_days = True, 2
+    alice.auto_vacation, alice.vacation_days = True, 2
     alice.save()
     passed = expire(game.pk, "black")
     [seat_id] = selectors.due_seat_ids(timezone.now())
@@ -246,8 +246,8 @@ def test_vacation_takes_a_day_instead_of_losing(game, alice, bob):
     assert Game.objects.get(pk=game.pk).result == {"winner": "white", "reason": "timeout"}
 
 
-def test_vacation_days_only_count_while_on_vacation(game, alice):
-    alice.vacation_days = 30  # but not on vacation
+def test_vacation_days_only_count_with_automatic_days(game, alice):
+    alice.vacation_days = 30  # but no automatic days
     alice.save()
     expire(game.pk, "black")
     tasks.check_clocks()
@@ -259,7 +259,7 @@ def test_vacation_days_only_count_while_on_vacation(game, alice):
 def test_one_vacation_day_covers_all_games(alice, bob, carol):
     g1 = services.create_game(creator=alice, opponent="user", username="bob", color="black")
     g2 = services.create_game(creator=alice, opponent="user", username="carol", color="black", days_per_move=7)
-    alice.on_vacation, alice.vacation_days = True, 10
+    alice.auto_vacation, alice.vacation_days = True, 10
     alice.save()
     first = expire(g1.pk, "black", ago=timedelta(minutes=5))
     expire(g2.pk, "black", ago=timedelta(minutes=1))
@@ -271,7 +271,7 @@ def test_one_vacation_day_covers_all_games(alice, bob, carol):
 
 def test_vacation_catches_up_after_downtime(game, alice):
     """Beat was down for 2.5 days: three days are charged at once."""
-    alice.on_vacation, alice.vacation_days = True, 5
+    alice.auto_vacation, alice.vacation_days = True, 5
     alice.save()
     passed = expire(game.pk, "black", ago=timedelta(days=2, hours=12))
     tasks.check_clocks()
@@ -305,23 +305,23 @@ def test_beat_schedule():
 def test_profile_vacation_and_email_switches(client, alice):
     client.force_login(alice)
     data = {"display_name": "", "email": "alice@example.com", "time_zone": "UTC"}
-    response = client.post(reverse("profile"), {**data, "on_vacation": "on", "email_on_turn": "on"})
+    response = client.post(reverse("profile"), {**data, "auto_vacation": "on", "email_on_turn": "on"})
     assert response.status_code == 302
     alice.refresh_from_db()
-    assert alice.on_vacation and alice.email_on_turn
+    assert alice.auto_vacation and alice.email_on_turn and not alice.on_vacation
     html = client.get(reverse("profile")).content.decode()
-    assert "30 days left this year" in html and "You are on vacation." in html
+    assert "30 days left this year" in html and "Automatic vacation days" in html
     client.post(reverse("profile"), data)
     alice.refresh_from_db()
-    assert not alice.on_vacation and not alice.email_on_turn
-    # No days left: vacation cannot be switched on; email needs an address.
+    assert not alice.auto_vacation and not alice.email_on_turn
+    # No days left: automatic days cannot be switched on; email needs an address.
     type(alice).objects.filter(pk=alice.pk).update(vacation_days=0)
-    response = client.post(reverse("profile"), {**data, "on_vacation": "on"})
+    response = client.post(reverse("profile"), {**data, "auto_vacation": "on"})
     assert response.status_code == 200 and "no vacation days left" in response.content.decode()
     response = client.post(reverse("profile"), {**data, "email": "", "email_on_turn": "on"})
     assert response.status_code == 200
     alice.refresh_from_db()
-    assert not alice.on_vacation and not alice.email_on_turn
+    assert not alice.auto_vacation and not alice.email_on_turn
 
 
 # --- showing the clocks ------------------------------------------------------------------

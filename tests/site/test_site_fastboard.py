@@ -16,14 +16,15 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import highlights, panels, selectors
-from games.board import build_board, place_key
+from games import selectors
 from games.boardcache import CSRF_MARK
 from games.engine import get_game_engine
 from games.fastboard import render_grid
 from games.models import Game
 from games.selectors import Choice, MoveOptions
 from games.templatetags.wec_board import ARTICLES, PIECES
+from games.ui.wec import highlights, panels
+from games.ui.wec.board import build_board, place_key
 
 GRID = "games/wec/grid.html"
 TRICKY = 'a "quoted" <b>&amp; it\'s'

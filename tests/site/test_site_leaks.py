@@ -32,8 +32,9 @@ from django.db import connection
 from django.urls import reverse
 
 import games.rules.wec as wec
-from games import boardcache, highlights, notifications, review, selectors, services, state_store, takeback
+from games import boardcache, notifications, selectors, services, state_store, takeback
 from games.models import Notification
+from games.ui.wec import highlights, review
 from wecsite import siteurl
 from wecsite.asgi import application
 
@@ -206,6 +207,9 @@ def black_pages(client, game_id: int) -> dict[str, tuple[int, int, bytes]]:
         ("board_selected2", reverse("game_board", args=[game_id]) + "?sel=1-2-ground", HX),
         ("clocks", reverse("game_clocks", args=[game_id]), HX),
         ("replay", reverse("game_replay", args=[game_id]) + "?at=1", HX),
+        # The downloads: Black's own censored record; the start is not offered while the game runs.
+        ("export", reverse("export_record", args=[game_id]), {}),
+        ("start", reverse("export_scenario", args=[game_id]), {}),
         ("other_game", reverse("game_detail", args=[game_id + 1]), {}),
     ]
     out = {}

@@ -160,7 +160,7 @@ def test_turn_end_views_are_kept_per_colour_and_give_the_same_highlights(
     """An End Turn keeps each colour's view at that boundary (process and
     Redis) under that colour's own key; the highlights computed from the kept
     views equal those computed by replaying, for both colours."""
-    from games import highlights
+    from games.ui.wec import highlights
 
     users = {"black": alice, "white": bob}
     ended = []

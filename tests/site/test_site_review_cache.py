@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import boardcache, review, review_cache, selectors, services
+from games import boardcache, review_cache, selectors, services
 from games.engine import get_game_engine
 from games.models import Game
+from games.ui.wec import review
 
 pytestmark = pytest.mark.django_db
 

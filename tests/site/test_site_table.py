@@ -9,8 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import panels, selectors, services
+from games import selectors, services
 from games.models import Game
+from games.ui.wec import panels
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

@@ -5,13 +5,25 @@ that Fire, for both colours (no services needed)."""
 import random
 import re
 
+import pytest
+from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.board import viewer_words
-from games.panels import _Names, describe
 from games.rules.wec import apply, legal_actions, new_game, plain_history, view
 from games.rules.wec.exactness import random_options
+from games.ui.wec.board import viewer_words
+from games.ui.wec.panels import _Names, describe
+
+
+@pytest.fixture(autouse=True)
+def in_english():
+    """The words compared are the English ones.  These tests need no database,
+    so pytest-django runs them after the database tests, whose last request
+    may have left another language active in this thread."""
+    with translation.override("en"):
+        yield
+
 
 WORD = re.compile(r"(north-east|north-west|south-east|south-west|north|south|east|west)")
 

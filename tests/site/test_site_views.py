@@ -297,18 +297,22 @@ def test_result_reason_is_readable(client, game, alice):
     assert "You lost." in html and "(resignation)" in html
 
 
-def test_ai_choice_logic():
+@pytest.mark.parametrize("name", ["wec", "marshal"])
+def test_each_game_ai_chooses_an_action_the_engine_takes(name):
+    """The AI task asks the game's own package (GameUI.ai_action) for every
+    action; what comes back is one the engine accepts for the side to move."""
     import random
 
-    from games.tasks import choose_ai_action
+    from games.engine import get_game_engine
+    from games.ui import get_ui
 
-    rng = random.Random(1)
-    move = {"type": "move", "from": [1, 1, "ground"], "to": [2, 1, "ground"]}
-    end = {"type": "end_turn"}
-    assert choose_ai_action([], False, rng) is None
-    assert choose_ai_action([move], False, rng) == move
-    assert choose_ai_action([move, end], True, rng) == end
-    assert choose_ai_action([end], False, rng) == end  # no Move possible: end the turn
+    engine, ui = get_game_engine(name), get_ui(name)
+    state = engine.new_game(ui.engine_options({"competitive": True}) or None)
+    memo: dict = {}
+    for _ in range(3):
+        action = ui.ai_action(engine, state, "easy", random.Random(1), memo, 0.5)
+        assert action is not None
+        state = engine.apply(state, action)
 
 
 def test_clock_check_task_runs():

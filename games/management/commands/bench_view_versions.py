@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
@@ -30,7 +31,7 @@ class Command(BaseCommand):
     def handle(self, *args, actions: int, seed: int, **options):
         engine = get_game_engine()
         rng = random.Random(seed)
-        game = Game(engine="wec", options={"competitive": True}, status=Game.Status.ACTIVE)
+        game = Game(engine=settings.WEC_ENGINE_NAME, options={"competitive": True}, status=Game.Status.ACTIVE)
         seats = [Seat(color="black", user_id=1), Seat(color="white", user_id=2)]
         state = engine.new_game({"competitive": True})
         apply_s = digest_s = 0.0

@@ -41,7 +41,7 @@ ARMY_SIZE: int = sum(ARMY.values())
 IMMOBILE: frozenset[str] = frozenset({"mine", "hq"})
 MOBILE: frozenset[str] = frozenset(TYPES) - IMMOBILE
 
-#: One-letter codes used by the notation (docs/notation-marshal.md).
+#: One-letter codes used by the notation (docs/notation.md, "Marshal and Spy notation").
 LETTER: dict[str, str] = {
     "corporal": "1",
     "lieutenant": "2",

@@ -90,8 +90,27 @@ NAME = "wec"
 
 
 def new_game(options: dict[str, Any] | None = None) -> Game:
-    """The standard game, Black to move; ``options`` override the defaults."""
-    return load_scenario(standard_document(resolve_options(options)))
+    """The standard game, Black to move; ``options`` override the defaults.
+
+    The standard position of each option set is built once, with Black's
+    Moves worked out (the Move cache), and each call hands out a copy of it:
+    a game is immutable, its options and start document shared, never changed."""
+    opts = resolve_options(options)
+    key = tuple(sorted(opts.items()))
+    template = _STANDARD.get(key)
+    if template is None:
+        template = load_scenario(standard_document(opts))
+        legal_actions(template)  # fills the Move cache the copies inherit
+        if len(_STANDARD) >= 64:
+            _STANDARD.clear()
+        _STANDARD[key] = template
+    game = template.copy()
+    game.hidden_cache = {}
+    return game
+
+
+#: Option set (sorted items) -> its standard game, as new_game built it.
+_STANDARD: dict[tuple[tuple[str, Any], ...], Game] = {}
 
 
 def vocabulary() -> dict[str, Any]:

@@ -95,7 +95,15 @@ def type_value(kind: str) -> float:
 
 
 def piece_value(p: Piece) -> float:
-    return type_value(p.type) + sum(ARTICLE_VALUES.get(a, ART_DEFAULT) for a in p.articles)
+    key = (p.type, p.articles)
+    v = _PIECE_VALUES.get(key)
+    if v is None:
+        v = _PIECE_VALUES[key] = type_value(p.type) + sum(ARTICLE_VALUES.get(a, ART_DEFAULT) for a in p.articles)
+    return v
+
+
+#: (type, Articles) -> piece_value (a pure function; a few dozen keys a game).
+_PIECE_VALUES: dict[tuple[str, tuple[str, ...]], float] = {}
 
 
 def _stun_cost(p: Piece) -> float:

@@ -463,7 +463,28 @@ class _Reading(Knowledge):
         return all(i in hidden for i in ids)
 
 
-def _move_source(game: Game, color: str, hidden: frozenset[int]) -> tuple[Any, dict[int, Any]]:
+def _reusable(game: Game, color: str, hidden: frozenset[int]) -> tuple[dict[int, Any] | None, set[int]]:
+    """The Move cache entries of ``color`` on ``game`` and the Squares
+    touched since they were made (see :func:`_move_source`)."""
+    caches = game.mcache
+    base = caches.get(color) if caches is not None else None
+    touched: set[int] = set()
+    if base is None or base[4] is not game.options:
+        return None, touched
+    old, old_hidden, ts, idx, _ = base
+    touched.update(ts)
+    touched.update(game.touched[idx:])
+    if old_hidden is not hidden and old_hidden != hidden:
+        pieces = game.pieces
+        for pid in old_hidden ^ hidden:
+            q = pieces.get(pid)
+            if q is not None:
+                touched.add((q.row - 1) * SIZE + q.col - 1)
+    return old, touched
+
+
+def _move_source(game: Game, color: str, hidden: frozenset[int]
+                 ) -> tuple[Any, dict[int, Any], dict[int, Any] | None, set[int]]:
     """A function giving a Piece's candidate Moves, reusing the entries of
     ``game.mcache`` that are still good, and the entries it made or kept.
 
@@ -473,20 +494,7 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]) -> tuple[Any, d
     (the board primitives note every Square they change, see ``Game.touched``),
     counting the Squares of the Pieces whose visibility to ``color`` changed.
     """
-    caches = game.mcache
-    base = caches.get(color) if caches is not None else None
-    old: dict[int, Any] | None = None
-    touched: set[int] = set()
-    if base is not None and base[4] is game.options:
-        old, old_hidden, ts, idx, _ = base
-        touched.update(ts)
-        touched.update(game.touched[idx:])
-        if old_hidden is not hidden and old_hidden != hidden:
-            pieces = game.pieces
-            for pid in old_hidden ^ hidden:
-                q = pieces.get(pid)
-                if q is not None:
-                    touched.add((q.row - 1) * SIZE + q.col - 1)
+    old, touched = _reusable(game, color, hidden)
     made: dict[int, Any] = {}
     isdisjoint = touched.isdisjoint
 
@@ -510,7 +518,7 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]) -> tuple[Any, d
         made[pid] = (p, cands, frozenset(kn.reads))
         return cands
 
-    return moves_of, made
+    return moves_of, made, old, touched
 
 
 def all_candidates(
@@ -523,8 +531,10 @@ def all_candidates(
     (docs/rulings.md, "Chopper must land").
     """
     made: dict[int, Any] | None = None
+    old: dict[int, Any] | None = None
+    touched: set[int] = set()
     if CACHE_MOVES:
-        moves_of, made = _move_source(game, color, hidden)
+        moves_of, made, old, touched = _move_source(game, color, hidden)
     else:
         kn = Knowledge(game, color, hidden)
 
@@ -532,15 +542,30 @@ def all_candidates(
             return piece_candidates(game, p, kn)
 
     result = {}
-    pieces = only if only is not None else [p for p in game.pieces.values() if p.color == color]
-    for p in pieces:
-        cands = moves_of(p)
-        if cands:
-            result[p.id] = list(cands)
-    airborne = [
-        p for p in game.pieces.values()
-        if p.color == color and p.type == "chopper" and p.level == AIR
-    ]
+    airborne = []
+    if only is not None:
+        for p in only:
+            cands = moves_of(p)
+            if cands:
+                result[p.id] = list(cands)
+        airborne = [p for p in game.pieces.values() if p.color == color and p.type == "chopper" and p.level == AIR]
+    else:
+        # moves_of, inlined for the whole side (this runs for every listing).
+        for p in game.pieces.values():
+            if p.color != color:
+                continue
+            e = old.get(p.id) if old is not None else None
+            if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or moves_key(e[0]) == moves_key(p)):
+                if e[0] is not p:
+                    e = (p, e[1], e[2])
+                made[p.id] = e
+                cands = e[1]
+            else:
+                cands = moves_of(p)
+            if cands:
+                result[p.id] = list(cands)
+            if p.level == AIR and p.type == "chopper":
+                airborne.append(p)
     if airborne:
         forced = {p.id for p in airborne if p.id in result or moves_of(p)}
         if forced:

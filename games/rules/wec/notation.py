@@ -31,6 +31,7 @@ from .constants import ARTICLE_CODES, LEVEL_INDEX, PIECE_CODES
 from .state import Game
 
 _LEVEL_MARK = {0: "", 1: "^", 2: "v"}
+_HAND_MARK = {"left": "<", "right": ">"}
 
 #: What a Fire names as its firing article. The restricted Rocket of a Jet or
 #: Sub is written RL like a Rocket Launcher: it is always aimed at a piece
@@ -90,7 +91,7 @@ def piece_text(d: dict[str, Any], censored: bool | str = False) -> str:
     """
     arts = d.get("articles") or []
     art = f"{len(arts)}{''.join(ARTICLE_CODES[a] for a in arts)}" if arts else ""
-    hand = {"left": "<", "right": ">"}.get(d.get("hand") or "", "")
+    hand = _HAND_MARK.get(d.get("hand") or "", "")
     mark = d.get("mark_public" if censored is True else "mark")
     tail = f"#{mark}" if mark else ""
     return f"{PIECE_CODES[d['type']]}{_LEVEL_MARK[level_of(d)]}({d['row']},{d['col']}){art}{hand}{tail}"

@@ -7,6 +7,7 @@ the manual's names of Pieces, Articles and Actions (glossary, l. 536-640).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from .constants import LEVEL_INDEX, TRANSPORTS
@@ -27,6 +28,7 @@ _KILLED_BY = {"flamer": "by a Flamer", "rocket": "by a Rocket", "sam": "by a SAM
               "crash": "in a crash"}
 
 
+@cache
 def _name(kind: str) -> str:
     if kind in _NAMES:
         return _NAMES[kind]

@@ -83,7 +83,7 @@ class Level:
 
 LEVELS_CONFIG: dict[str, Level] = {
     "normal": Level(samples=2, moves=5, extras=16, reply=False, budget_s=2.0),
-    "hard": Level(samples=6, moves=5, extras=12, reply=True, budget_s=5.0),
+    "hard": Level(samples=2, moves=5, extras=12, reply=True, budget_s=5.0),
 }
 
 
@@ -147,7 +147,8 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
             for attack, s, _ in hits:
                 e = effect(q, attack, s, me)
                 if e and q.type in PRIMARY:
-                    check = max(check, 8.0 if q.stun else 3.0)
+                    if attack != "stunner":  # a stun does not finish it
+                        check = max(check, 8.0 if q.stun else 3.0)
                 elif e:
                     best = max(best, min(e, 20.0))
     score += (0.6 if my_turn else 0.15) * best + (2.0 if my_turn else 1.0) * check
@@ -171,10 +172,13 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
     # gets finished rather than capped (the attackers nearest to it count).
     lead = own - their
     target = next((p for p in g.pieces.values() if p.color == enemy and p.type in PRIMARY), None)
-    if lead > 4 and target is not None:
+    if lead > 2 and target is not None:
+        push = min(lead / 8.0, 3.0)
         ds = sorted(max(abs(p.row - target.row), abs(p.col - target.col)) for p in g.pieces.values()
-                    if p.color == me and p.type not in PRIMARY and p.type not in ai.PAWNS and not p.stun)
-        score -= 0.06 * min(lead / 8.0, 2.0) * sum(ds[:4])
+                    if p.color == me and _hunter(p))
+        score -= 0.08 * push * sum(ds[:4])
+        # The net closing in: the Squares around it (at its level) we attack.
+        score += 0.25 * push * _net(target, my_attacks)
     # Mobility, small.
     score += 0.01 * (sum(len(v) for v in mine.values()) - sum(len(v) for v in theirs.values()))
     # Reinforcements ready to come in.
@@ -182,6 +186,26 @@ def evaluate(g: Game, me: str, my_turn: bool) -> float:
         if r.ready:
             score += (0.4 if r.color == me else -0.4)
     return score
+
+
+def _hunter(p: Any) -> bool:
+    """A Piece that can finish the enemy primary: one whose Moves take (Pawns
+    included) or that carries a Conversion, awake, not the primary itself
+    (a Jet, AAA, Destroyer or Dozer closing in takes nothing)."""
+    return (not p.stun and p.type not in PRIMARY
+            and (p.type in ai.TAKERS or p.type in ai.PAWNS or "conversion" in p.abilities()))
+
+
+def _net(p: Any, attacks: dict[int, list[tuple[str, int, float]]]) -> int:
+    """How many of the Squares around ``p`` and its own (at its level) are in
+    ``attacks``."""
+    n = 0
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            r, c = p.row + dr, p.col + dc
+            if 1 <= r <= 10 and 1 <= c <= 10 and slot_of(r, c, p.level) in attacks:
+                n += 1
+    return n
 
 
 DIRECTIONS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -398,6 +422,51 @@ def _arming(g: Game, me: str) -> float:
     return score
 
 
+def _approaches(b: Game, me: str, scored: list[tuple[float, dict[str, Any], Game]],
+                kept: list[tuple[float, dict[str, Any], Game]], n: int = 2
+                ) -> list[tuple[float, dict[str, Any], Game]]:
+    """Ahead in material, up to ``n`` more Moves to compare: those that bring
+    a fighter (not a Pawn or the primary) nearest the enemy primary, among
+    the Moves scored within 1.5 of the best (the cheap score barely sees the
+    hunt, which :func:`evaluate` rewards), so that a won game gets finished."""
+    own, their = material(b, me)
+    target = next((p for p in b.pieces.values() if p.color != me and p.type in PRIMARY), None)
+    if own - their <= 4 or target is None or not scored:
+        return []
+    if own - their > 12:
+        n += 1  # far ahead: finish it
+    top = scored[0][0]
+    have = [a for _, a, _ in kept]
+    found = []
+    for s0, a, h in scored:
+        if s0 < top - 1.5 or "doze" in a or a in have:
+            continue
+        p = b.pieces.get(a.get("piece", -1))
+        if p is None or not _hunter(p):
+            continue
+        before = max(abs(p.row - target.row), abs(p.col - target.col))
+        after = max(abs(a["to"][0] - target.row), abs(a["to"][1] - target.col))
+        if after < before:
+            found.append((after, -s0, len(found), (s0, a, h)))
+    found.sort(key=lambda x: x[:3])
+    return [item for *_, item in found[:n]]
+
+
+def _primary_in_danger(b: Game, me: str, scorer: Scorer) -> bool:
+    """Whether an enemy Move or Fire seen from ``b`` (its attack map, and its
+    Flamers, Stunners and Conversions after their carriers' Moves) could take
+    or hit ``me``'s primary government Piece."""
+    enemy = other(me)
+    attacks = {k: list(v) for k, v in scorer.attacks.items()}
+    _move_then_fire(b, enemy, all_candidates(b, enemy, frozenset()), attacks)
+    for p in b.pieces.values():
+        if p.color == me and p.type in PRIMARY:
+            for attack, s, _ in attacks.get(p.slot, ()):
+                if effect(p, attack, s, enemy):
+                    return True
+    return False
+
+
 def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: Budget
                     ) -> list[list[dict[str, Any]]]:
     """Whole Turns to compare, on the base belief ``b``, best guess first."""
@@ -434,13 +503,20 @@ def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: 
             continue
         scored.append((scorer.static(project(h), pickup_bonus=True)[0] + rng.random() * JITTER, a, h))
     scored.sort(key=lambda x: -x[0])
+    # In danger (the enemy could take or hit our primary next Turn, by the
+    # look at its Moves and Fires from here) every Move is scored again: the
+    # cheap score's threats are those of the position before the Move, so a
+    # Move that blocks the attacker's path or takes it looks no better than
+    # any other there.
+    danger = _primary_in_danger(b, me, scorer)
+    n_refine = len(scored) if danger else level.refine
     refined: list[tuple[float, dict[str, Any], Game]] = []
-    for s0, a, h in scored[:level.refine]:
+    for s0, a, h in scored[:n_refine]:
         ph = project(h)
         s1 = scorer.refined(ph) if s0 > -WIN / 2 else s0
         refined.append((s1 + rng.random() * JITTER, a, h))
     refined.sort(key=lambda x: -x[0])
-    scored = refined + scored[level.refine:]
+    scored = refined + scored[n_refine:]
     # Keep the best few, but no more than two dozings of one Dozer: dozings
     # score alike and would crowd out everything else.
     kept: list[tuple[float, dict[str, Any], Game]] = []
@@ -453,8 +529,9 @@ def candidate_turns(b: Game, me: str, rng: random.Random, level: Level, budget: 
                 continue
             dozers[a.get("piece", 0)] = n + 1
         kept.append(item)
-        if len(kept) >= level.moves:
+        if len(kept) >= level.moves + (3 if danger else 0):
             break
+    kept.extend(_approaches(b, me, scored, kept) if not danger else [])
     # The best two Moves get every kind of extra; the others only the Fires
     # that hit (the extras cost a Turn's end each to score).
     for n, (_, a, h) in enumerate(kept):
@@ -540,6 +617,54 @@ def _reply_actions(g: Game, me: str) -> list[dict[str, Any]]:
     return out
 
 
+#: Forcing replies tried per step (the likeliest to hurt first): each costs a
+#: node, and the nodes saved buy more samples.
+REPLY_TRIES = 6
+
+
+def _likeliest(g: Game, actions: list[dict[str, Any]], me: str, k: int) -> list[dict[str, Any]]:
+    """The ``k`` actions that would hit the most of ``me``'s material by a
+    static look (what stands where a Move lands or a Fire first strikes;
+    the enemy primary first), in that order (ties keep their order)."""
+    if len(actions) <= k:
+        return actions
+    pieces = g.pieces
+    board = g.board
+
+    def worth(slot: int) -> float:
+        return sum(ai.piece_value(pieces[i]) for i in board[slot] if pieces[i].color == me)
+
+    keyed = []
+    for n, a in enumerate(actions):
+        v = 0.0
+        if a["type"] == "move":
+            r, c, lv = a["to"]
+            v = worth(slot_of(r, c, LEVELS.index(lv)))
+        elif "target" in a:
+            r, c, lv = a["target"]
+            v = worth(slot_of(r, c, LEVELS.index(lv)))
+        elif "direction" in a:
+            r, c, level = a["from"]
+            dr, dc = a["direction"]
+            weapon = a["weapon"]
+            lv = ai.PROJECTILES[weapon][1] if weapon in ai.PROJECTILES else LEVELS.index(level)
+            reach = g.options["flamer_range"] if weapon == "flamer" else (
+                g.options["stunner_range"] if weapon == "stunner" else 1)
+            for _ in range(reach):
+                r, c = r + dr, c + dc
+                if not (1 <= r <= 10 and 1 <= c <= 10):
+                    break
+                sl = slot_of(r, c, lv)
+                v += worth(sl)
+                if weapon == "stunner" and board[sl]:
+                    break
+            if weapon == "stunner":
+                v *= 0.3
+        keyed.append((-v, n, a))
+    keyed.sort(key=lambda x: (x[0], x[1]))
+    return [a for _, _, a in keyed[:k]]
+
+
 def _end(g: Game) -> Game:
     """``g`` with its Turn ended (the Move taken as made)."""
     if g.result:
@@ -566,7 +691,7 @@ def _forcing_reply(g: Game, me: str, budget: Budget, steps: int = 2) -> Game:
     for _ in range(steps):
         base_own, base_their = material(project(g, always=True), enemy)
         best_val, best_g = 0.2, None
-        for a in _reply_actions(g, me):
+        for a in _likeliest(g, _reply_actions(g, me), me, REPLY_TRIES):
             try:
                 h = apply(g, a)
             except IllegalAction:

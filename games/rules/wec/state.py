@@ -10,6 +10,7 @@ the Turn's bookkeeping of l. 57-59.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .constants import COEXIST, INHERENT, PAWNS, PRIMARY, SECONDARY, SIZE
@@ -93,6 +94,23 @@ def moves_key(p: Piece) -> tuple[Any, ...]:
     return (p.type, p.color, p.row, p.col, p.level, p.hand, p.moved, p.stun > 0, p.transport is None)
 
 
+#: Piece types that may hide (Stealth of their own) or find hidden Pieces
+#: (a Torpedo Launcher or Anti-Stealth of their own), and such Articles.
+SPECIAL_TYPES = frozenset(t for t, a in INHERENT.items() if {"stealth", "torpedo_launcher", "anti_stealth"} & set(a))
+SPECIAL_ARTICLES = frozenset(("stealth", "torpedo_launcher", "anti_stealth"))
+
+
+def is_special(p: Piece) -> bool:
+    """Whether a Piece may matter to who sees what: it may hide (Stealth, or
+    at sub level) or find a hidden Piece (a Torpedo Launcher or an
+    Anti-Stealth). Visibility looks at these Pieces only (Game.special)."""
+    return p.level == 2 or p.type in SPECIAL_TYPES or (bool(p.articles) and not SPECIAL_ARTICLES.isdisjoint(p.articles))
+
+
+#: Game attributes that are derived data: not pickled, rebuilt on loading.
+_DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census"))
+
+
 def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
     """The ids of a place with ``pid`` added, kept in id order.
 
@@ -136,10 +154,15 @@ class Game:
         "hidden_cache",
         "result",
         "next_id",
-        "log",
+        "finished",
+        "pending",
         "turn_log",
         "mcache",
         "touched",
+        "special",
+        "aloft",
+        "prims",
+        "census",
     )
 
     def __init__(self, options: dict[str, Any]) -> None:
@@ -173,8 +196,14 @@ class Game:
         self.hidden_cache: dict[str, frozenset[int]] | None = None
         self.result: dict[str, Any] | None = None
         self.next_id = 1
-        # Finished Turns: each a dict {"color", "number", "actions": [...], "events": [...]}.
-        self.log: tuple[dict[str, Any], ...] = ()
+        # Finished Turns (read them as ``log``): each its record dict, or a
+        # pending record whose texts are written when first read (an object
+        # with a ``record()`` method, see actions.turn).  The pending ones
+        # are kept apart, in ``pending``, after those of ``finished``: so
+        # ``finished`` is never walked to write them, and may be a sequence
+        # that reads its records on demand (load_scenario's ``history``).
+        self.finished: Sequence[Any] = ()
+        self.pending: tuple[Any, ...] = ()
         # The Turn in progress, same shape.
         self.turn_log: tuple[dict[str, Any], ...] = ()
         # Per colour, the Moves of each Piece as last worked out, for
@@ -186,6 +215,16 @@ class Game:
         # object since it was copied, as far as Moves can tell (moves_key;
         # read with ``mcache``).
         self.touched: list[int] = []
+        # Indexes the board primitives keep (derived data, like the Move
+        # cache): the ids of the Pieces that may hide or find hidden ones
+        # (visibility.hidden_from reads only these), the ids of the primary
+        # government Pieces, and a count of Pieces added, removed or turned
+        # to the other side (visibility.update_markers).
+        self.special: frozenset[int] = frozenset()
+        # The ids of the Pieces away from the ground (effects.settle_stranded).
+        self.aloft: frozenset[int] = frozenset()
+        self.prims: tuple[int, ...] = ()
+        self.census = 0
 
     # -- copying ---------------------------------------------------------------
     def copy(self) -> Game:
@@ -196,7 +235,7 @@ class Game:
         g.ground = list(self.ground)
         g.to_move = self.to_move
         g.turn_number = self.turn_number
-        g.turn = {k: (list(v) if isinstance(v, list) else v) for k, v in self.turn.items()}
+        g.turn = {k: (v[:] if v.__class__ is list else v) for k, v in self.turn.items()}
         g.projectiles = self.projectiles
         g.reinforcements = self.reinforcements
         g.locks = self.locks
@@ -206,7 +245,8 @@ class Game:
         g.hidden_cache = None
         g.result = self.result
         g.next_id = self.next_id
-        g.log = self.log
+        g.finished = self.finished
+        g.pending = self.pending
         g.turn_log = self.turn_log
         mc = self.mcache
         if mc is not None:
@@ -219,17 +259,50 @@ class Game:
             }
         g.mcache = mc
         g.touched = []
+        g.special = self.special
+        g.aloft = self.aloft
+        g.prims = self.prims
+        g.census = self.census
         return g
 
+    # -- the finished Turns ------------------------------------------------------
+    @property
+    def log(self) -> tuple[dict[str, Any], ...]:
+        """The records of the finished Turns, each a dict {"color", "number",
+        "text", "censored", "plain", ...} (see actions.turn).
+
+        Ending a Turn only notes what its record needs: the six texts are
+        written the first time anything reads the log (most states made by a
+        search or a playout never are), each record once (a pending record
+        keeps its dict), byte for byte what writing them at once gave."""
+        if self.pending:
+            # `+` a tuple: a sequence read on demand stays unread.
+            self.finished = self.finished + tuple(r.record() for r in self.pending)
+            self.pending = ()
+        return self.finished
+
+    @log.setter
+    def log(self, records: tuple[dict[str, Any], ...]) -> None:
+        # A list is copied; a tuple, or a sequence read on demand, is kept as given.
+        self.finished = tuple(records) if isinstance(records, list) else records
+        self.pending = ()
+
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
-        # The Move cache is derived data: left out of pickles.
-        return None, {k: getattr(self, k) for k in Game.__slots__ if k not in ("mcache", "touched")}
+        # The Move cache is derived data: left out of pickles; the log is
+        # pickled as its records (what pickles always held).
+        state = {k: getattr(self, k) for k in Game.__slots__ if k not in _DERIVED}
+        state["log"] = self.log
+        return None, state
 
     def __setstate__(self, state: tuple[Any, dict[str, Any]]) -> None:
         for k, v in state[1].items():
             setattr(self, k, v)
         self.mcache = None
         self.touched = []
+        self.special = frozenset(p.id for p in self.pieces.values() if is_special(p))
+        self.aloft = frozenset(p.id for p in self.pieces.values() if p.level)
+        self.prims = tuple(p.id for p in self.pieces.values() if p.type in PRIMARY)
+        self.census = 0
 
     # -- board primitives (mutate; only call on a fresh copy) -------------------
     def add(self, piece: Piece) -> Piece:
@@ -240,6 +313,13 @@ class Game:
         slot = piece.slot
         self.board[slot] = _joined(self.board[slot], piece.id)
         self.touched.append(slot // 3)
+        if is_special(piece):
+            self.special = self.special | {piece.id}
+        if piece.level:
+            self.aloft = self.aloft | {piece.id}
+        if piece.type in PRIMARY:
+            self.prims = self.prims + (piece.id,)
+        self.census += 1
         return piece
 
     def remove(self, pid: int) -> Piece:
@@ -247,6 +327,13 @@ class Game:
         slot = piece.slot
         self.board[slot] = tuple(i for i in self.board[slot] if i != pid)
         self.touched.append(slot // 3)
+        if pid in self.special:
+            self.special = self.special - {pid}
+        if pid in self.aloft:
+            self.aloft = self.aloft - {pid}
+        if pid in self.prims:
+            self.prims = tuple(i for i in self.prims if i != pid)
+        self.census += 1
         return piece
 
     def place(self, pid: int, row: int, col: int, level: int, **changes: Any) -> Piece:
@@ -263,6 +350,10 @@ class Game:
         self.board[new_slot] = _joined(self.board[new_slot], pid)
         self.touched.append(old_slot // 3)
         self.touched.append(new_slot // 3)
+        if (changes or level != old.level) and is_special(new) != (pid in self.special):
+            self.special = self.special ^ {pid}
+        if (level != 0) != (pid in self.aloft):
+            self.aloft = self.aloft ^ {pid}
         return new
 
     def update(self, pid: int, **changes: Any) -> Piece:
@@ -271,6 +362,13 @@ class Game:
         self.pieces[pid] = new
         if moves_key(new) != moves_key(old):
             self.touched.append(new.sq)
+            if new.color != old.color:
+                self.census += 1
+        if ("articles" in changes or "level" in changes or "type" in changes) and (
+                is_special(new) != (pid in self.special)):
+            self.special = self.special ^ {pid}
+        if (new.level != 0) != (pid in self.aloft):
+            self.aloft = self.aloft ^ {pid}
         return new
 
     def at(self, slot: int) -> list[Piece]:

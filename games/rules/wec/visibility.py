@@ -44,6 +44,41 @@ def hidden_from(game: Game, color: str) -> frozenset[int]:
     return _hidden_from(game, color)
 
 
+def same_sight(before: Game, after: Game) -> bool:
+    """Whether ``after`` (made from ``before`` by one action) hides the same
+    Pieces from each side: the same Pieces that may hide or find hidden ones
+    (Game.special), each unchanged, the same lock-ons with unchanged
+    watchers, the same sightings and options."""
+    if not (
+        before.hidden_cache is not None
+        and after.special == before.special
+        and after.options is before.options
+        and after.revealed == before.revealed
+        and after.locks == before.locks
+    ):
+        return False
+    old, new = before.pieces, after.pieces
+    for i in after.special:
+        if new.get(i) is not old.get(i):
+            return False
+    return all(new.get(w) is old.get(w) for w, _ in after.locks)
+
+
+def hidden_after(before: Game, after: Game, color: str, same: bool | None = None) -> frozenset[int]:
+    """:func:`hidden_from` of ``after``, a game made from ``before`` by one
+    action: ``before``'s answer when :func:`same_sight` (``same``, if the
+    caller knows it), else worked out. The answer is kept on ``after`` (its
+    ``hidden_cache`` must be a dict)."""
+    cache = after.hidden_cache
+    found = cache.get(color)
+    if found is not None:
+        return found
+    if same is None:
+        same = same_sight(before, after)
+    found = cache[color] = hidden_from(before, color) if same else _hidden_from(after, color)
+    return found
+
+
 #: Piece types with Stealth of their own.
 _STEALTHY = frozenset(t for t, abilities in INHERENT.items() if "stealth" in abilities)
 
@@ -53,27 +88,30 @@ def _hidden_from(game: Game, color: str) -> frozenset[int]:
     stealth_on = opts["stealth_invisibility"]
     kings_too = opts["stealthed_kings"]
     sub_on = opts["submersion_invisibility"]
+    in_range = opts["stealth_detect_in_range"]
+    pieces = game.pieces
     concealed = []
-    for p in game.pieces.values():
+    sonar = []
+    radar = []
+    # Only the Pieces that may hide or find hidden ones (Game.special) matter;
+    # Piece.has is inlined (this runs twice for every action).
+    for pid in game.special:
+        p = pieces[pid]
         if p.color == color:
-            continue
-        if (p.level == SUB and sub_on) or (
+            inherent = INHERENT[p.type]
+            arts = p.articles
+            if "torpedo_launcher" in inherent or "torpedo_launcher" in arts:
+                sonar.append(p)
+            if in_range and ("anti_stealth" in inherent or "anti_stealth" in arts):
+                radar.append(p)
+        elif (p.level == SUB and sub_on) or (
             stealth_on
             and (p.type in _STEALTHY or "stealth" in p.articles)
             and (kings_too or p.type not in PRIMARY)
         ):
             concealed.append(p)
     if not concealed:
-        return frozenset()
-    # Piece.has, inlined (this runs twice for every action).
-    own = [(p, INHERENT[p.type], p.articles) for p in game.pieces.values() if p.color == color]
-    sonar = [p for p, inherent, arts in own if "torpedo_launcher" in inherent or "torpedo_launcher" in arts]
-    radar = (
-        [p for p, inherent, arts in own if "anti_stealth" in inherent or "anti_stealth" in arts]
-        if opts["stealth_detect_in_range"]
-        else []
-    )
-    pieces = game.pieces
+        return _NONE
     locked = (
         {watched for watcher, watched in game.locks if watcher in pieces and pieces[watcher].color == color}
         if opts["stealth_lock_on"] and game.locks
@@ -102,6 +140,9 @@ def _hidden_from(game: Game, color: str) -> frozenset[int]:
     return frozenset(hidden)
 
 
+_NONE: frozenset[int] = frozenset()
+
+
 def sees_sub(game: Game, color: str, row: int, col: int) -> bool:
     """Whether ``color`` sees what is at sub level on (row, col): always
     without submersion invisibility, else by an own Torpedo Launcher near."""
@@ -127,6 +168,10 @@ def update_markers(before: Game, after: Game) -> None:
         ha = hidden_from(after, color)
         old = after.markers[color]
         if not old and not ha:
+            continue
+        if ha == hb and before.census == after.census and len(old) <= MAX_MARKERS:
+            # Nobody came into or went out of sight, and no Piece was added,
+            # removed or converted: the markers stay as they are.
             continue
         markers = list(old)
         for pid in sorted(ha - hb):

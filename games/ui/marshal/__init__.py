@@ -63,6 +63,31 @@ def actor(engine, state, color: str) -> bool:
     return engine.to_move(state) == color
 
 
+def action_from_fields(data) -> dict:
+    """Marshal's pages post every action as JSON (`action`): a form of
+    separate fields is not an action."""
+    from games.forms import ActionError
+
+    raise ActionError(_("That is not a valid action."))
+
+
+def after_settle(game, views: dict) -> None:
+    """Nothing to keep: the board shows no highlights built from old views."""
+
+
+def ai_action(engine, state, level: str, rng, memo: dict, think_seconds: float) -> dict | None:
+    """The engine's AI (one action, setup included) for the side the site
+    waits for, from that side's view only; it has one level."""
+    return engine.choose_action(state, rng.randrange(2**31))
+
+
+def refusal(message: str) -> str:
+    """An engine refusal in the reader's language (games/ui/marshal/refusals.py)."""
+    from .refusals import translate
+
+    return translate(message)
+
+
 def accepts(engine, state, color: str, action: dict, legal: list) -> dict:
     """The logged form of a posted action.  A setup is the player's own whole
     army (any valid arrangement; the engine judges it) or "random" (the site
@@ -101,7 +126,7 @@ def accepts(engine, state, color: str, action: dict, legal: list) -> dict:
         try:
             engine.apply(state, move)
         except ValueError as exc:
-            raise IllegalMove(str(exc)) from exc
+            raise IllegalMove(refusal(str(exc))) from exc
         raise IllegalMove(_("That move is not allowed."))
     return move
 

@@ -14,7 +14,8 @@ from games import selectors
 from games.models import Game
 from games.rules import marshal as rules
 
-from . import favourites
+from . import NAME, favourites
+from .refusals import translate
 from .site_engine import engine_options
 
 
@@ -26,7 +27,7 @@ def save_favourite(request, game_id: int):
     except Game.DoesNotExist:
         raise Http404 from None
     seat = selectors.seat_for(game, request.user)
-    if seat is None or game.engine != "marshal":
+    if seat is None or game.engine != NAME:
         raise Http404
     try:
         pieces = json.loads(request.POST.get("pieces", ""))
@@ -37,7 +38,7 @@ def save_favourite(request, game_id: int):
         fresh = rules.new_game(engine_options(game.options or {}))
         rules.apply(fresh, {"type": "setup", "color": seat.color, "pieces": pieces})
     except (ValueError, TypeError, KeyError) as exc:
-        message = str(exc) if isinstance(exc, rules.IllegalAction) else _("That is not a valid setup.")
+        message = translate(str(exc)) if isinstance(exc, rules.IllegalAction) else _("That is not a valid setup.")
         return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
     favourites.save(request.user, rules.view(fresh, seat.color), seat.color, pieces)
     return HttpResponse(_("Saved as your favourite setup."), content_type="text/plain; charset=utf-8")

@@ -1,5 +1,6 @@
 """Marshal and Spy in words: piece names, reasons, and the record in plain
-language, translated (the notation itself is docs/notation-marshal.md)."""
+language, translated (the notation itself: docs/notation.md, "Marshal and Spy
+notation")."""
 
 from __future__ import annotations
 
@@ -44,14 +45,17 @@ def piece_name(kind: str) -> str:
 
 
 def reason_name(reason: str) -> str:
-    return str(
-        {
-            "hq_captured": _("the Headquarters was taken"),
-            "no_mobile_pieces": _("no piece left that can move"),
-            "no_moves": _("no legal move"),
-            "turn_limit": _("the turn limit was reached"),
-        }.get(reason, reason)
-    )
+    """Why the game ended, in words: the engine's reasons, else the site's
+    own (resignation, time, agreed draw), named as for every game."""
+    from games.templatetags.wec_board import reason_name as site_reason
+
+    own = {
+        "hq_captured": _("the Headquarters was taken"),
+        "no_mobile_pieces": _("no piece left that can move"),
+        "no_moves": _("no legal move"),
+        "turn_limit": _("the turn limit was reached"),
+    }
+    return str(own[reason] if reason in own else site_reason(reason))
 
 
 _MOVE = re.compile(r"([0-9SPMH?])\((\d+),(\d+)\)(?:-\((\d+),(\d+)\)|x([0-9SPMH?])\((\d+),(\d+)\)([-+#]))")

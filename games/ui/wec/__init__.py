@@ -8,17 +8,23 @@ from django.utils.translation import gettext_lazy as _
 from games import game_options as OPTIONS  # noqa: N812 (the options form, as GameUI names it)
 
 from .context import board_context, board_params, kept_selection, review_context, watch_context
-from .highlights import carry_ends
+from .highlights import carry_ends, signature_changes, since_last_text
 
 NAME = "wec"
 LABEL = _("Weaponized Chess")
 BOARD_TEMPLATE = "games/wec/board.html"
 WATCH_TEMPLATE = "games/wec/watch_board.html"
 REPLAY_TEMPLATE = "games/wec/replay.html"
+SPRITE_TEMPLATE = "games/wec/sprite.html"  # the piece and Article icons the board uses
 SCRIPT = "js/arrows.js"  # the from-to arrows over the board (games/arrows.py)
 NOTATION_LABEL = _("Wec notation")
 EXPORT_EXTENSION = "wec"
+# The board highlights what changed since the player last looked
+# (games/boardcache.py since_last; games/partials/since_last.html).
+SINCE_LAST = True
 OPTIONS_PREFIX = "opt_"
+#: Wec's own pages in the site's menu (games/ui/wec/urls.py).
+NAV_LINKS = ((_("Board editor"), "scenario_editor"), (_("Sandbox"), "sandbox"))
 
 __all__ = [
     "BOARD_TEMPLATE",
@@ -28,17 +34,26 @@ __all__ = [
     "NOTATION_LABEL",
     "OPTIONS",
     "OPTIONS_PREFIX",
+    "NAV_LINKS",
     "REPLAY_TEMPLATE",
+    "SINCE_LAST",
+    "SPRITE_TEMPLATE",
     "WATCH_TEMPLATE",
     "accepts",
+    "action_from_fields",
     "actor",
+    "after_settle",
+    "ai_action",
     "board_context",
     "board_params",
     "carry_ends",
     "engine_options",
     "kept_selection",
     "plain_words",
+    "refusal",
     "review_context",
+    "signature_changes",
+    "since_last_text",
     "watch_context",
 ]
 
@@ -64,6 +79,48 @@ def actor(engine, state, color: str) -> bool:
 
 def accepts(engine, state, color: str, action: dict, legal: list) -> dict:
     """The logged form of a posted action: the entry of legal_actions it is."""
-    from games.services import match_legal_action
+    from .actions import match_legal_action
 
     return match_legal_action(action, legal)
+
+
+def action_from_fields(data) -> dict:
+    """An action posted one field per key, as the board's buttons post it."""
+    from .actions import action_from_fields as read
+
+    return read(data)
+
+
+def after_settle(game, views: dict) -> None:
+    """After an action that ended a Turn: both colours' views at this Turn
+    boundary, kept (after commit) for the highlights of the pages to come,
+    which would otherwise replay the Turn from a snapshot."""
+    if getattr(game, "_last_action_type", None) != "end_turn":
+        return
+    from django.db import transaction
+
+    from .highlights import remember_views
+
+    transaction.on_commit(lambda g=game, s=game.seq, v=views: remember_views(g, s, v))
+
+
+def ai_action(engine, state, level: str, rng, memo: dict, think_seconds: float) -> dict | None:
+    """The AI's next action, from its own side's knowledge only.  "easy" is
+    the engine's one-action AI; "normal" and "hard" search the whole Turn
+    once (within `think_seconds`) and then follow that plan (kept in `memo`,
+    which lives as long as one run of the AI task)."""
+    if level == "easy":
+        return engine.choose_action(state, rng.randrange(2**31))
+    from games.rules.wec import search
+
+    if "plan" not in memo:
+        memo["plan"] = search.choose_turn(state, level, rng.randrange(2**31), budget_s=think_seconds)
+    action, memo["plan"] = search.follow_plan(state, memo["plan"], rng.randrange(2**31))
+    return action
+
+
+def refusal(message: str) -> str:
+    """An engine refusal in the reader's language (games/ui/wec/refusals.py)."""
+    from .refusals import translate
+
+    return translate(message)

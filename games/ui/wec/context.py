@@ -86,6 +86,11 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         "turn_panel": panels.turn_panel(view, legal, seat.color) if my_turn else None,
         "selected": sel,
         "selected_key": place_key(sel) if sel else "",
+        # The own piece types at the selected place, for their Rules & Help entries.
+        "selected_kinds": sorted({
+            str(p.get("type")) for p in view.get("pieces", [])
+            if sel and p.get("color") == seat.color and (p.get("row"), p.get("col"), p.get("level", "ground")) == sel
+        }),
         "sel_query": urlencode(query),
         "mode": mode,
         "mode_weapon": panels.weapon_name(weapon) if mode else "",
@@ -103,6 +108,9 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         "clocks_url": reverse("game_clocks", args=[game.pk]),
         "takeback": takeback.controls(game, seat, state),
         "arrows": arrows.for_player(game, seat.color, state, history["notation"]),
+        # What this view shows on each Square, for "changed since you last
+        # looked" (games/boardcache.py); not rendered into the board itself.
+        "seen_signature": highlights.signature(view),
     }
 
 
@@ -140,8 +148,9 @@ def review_context(game, seat, at=None, history=None, state=None):
 
 def _review_boards(game, seat, frames, at):
     """The review's knowledge boards (what Black and White each knew after
-    frame `at`), the Squares where each learned something that Turn, the
-    closest calls of hidden pieces, and the plot over the game."""
+    frame `at`), the Squares where each learned something that Turn, whether
+    a hidden enemy could take or hit each primary piece on its next Turn,
+    and the plot over the game."""
     fs = review_data.frames_of(game, frames)
     prev = fs[at - 1] if at > 0 else None
     boards = []
@@ -151,8 +160,9 @@ def _review_boards(game, seat, frames, at):
         for line in board["grid"]:
             for sq in line["squares"]:
                 sq["hl_learn"] = (sq["row"], sq["col"]) in learned
-        near = review_data.threat(fs[at], color)
-        boards.append({"color": color, "board": board, "learned": len(learned), "near": near[0] if near[1] else None})
+        danger = review_data.threat(fs[at], color)
+        boards.append({"color": color, "board": board, "learned": len(learned), "danger": danger.danger,
+                       "threat": review_data.describe(danger)})
     stats = review_data.summary(game, frames)
     return {"knowledge": boards, "stats": stats, "plot": review_data.plot(stats, at)}
 

@@ -1,5 +1,7 @@
 """Highlights for the game page: the enemy's last Turn as this player saw it,
-and the player's own actions this Turn.
+the player's own actions this Turn, and what changed since the board the
+player was last shown (`signature` / `signature_changes`, kept per Seat by
+services.note_board_shown).
 
 Both come from nothing but the player's own `view` at Turn boundaries: the
 view when the player last ended a Turn, when the enemy last ended one, and
@@ -17,6 +19,7 @@ from collections import Counter, OrderedDict
 from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import doorbells
 from games.engine import get_game_engine
@@ -49,6 +52,29 @@ def _squares(view: dict) -> dict[tuple[int, int], Counter]:
 def changed_squares(before: dict, after: dict) -> set[tuple[int, int]]:
     a, b = _squares(before), _squares(after)
     return {sq for sq in set(a) | set(b) if a.get(sq, Counter()) != b.get(sq, Counter())}
+
+
+def signature(view: dict) -> str:
+    """What `view` shows on each Square, compactly: "r-c:hash" for every
+    Square with something on it, in board order (about 12 bytes a Square).
+    Two views have the same entry for a Square exactly when `changed_squares`
+    would not name it (up to a 32-bit hash collision)."""
+    parts = []
+    for (row, col), tokens in sorted(_squares(view).items()):
+        text = "|".join(sorted(f"{token!r}*{n}" for token, n in tokens.items()))
+        parts.append(f"{row}-{col}:{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}")
+    return " ".join(parts)
+
+
+def _entries(sig: str) -> dict[str, str]:
+    return dict(part.split(":", 1) for part in (sig or "").split() if ":" in part)
+
+
+def signature_changes(before: str, after: str) -> list[list[int]]:
+    """The Squares ([row, col], in board order) whose entries differ."""
+    a, b = _entries(before), _entries(after)
+    keys = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+    return sorted([int(x) for x in k.split("-", 1)] for k in keys)
 
 
 # Views at Turn boundaries never change (the action log is append-only), so
@@ -241,3 +267,16 @@ def summary(hl: dict) -> str:
     if hl["own_count"]:
         parts.append(_("%(n)s square(s) changed by your actions this turn") % {"n": hl["own_count"]})
     return "; ".join(parts)
+
+
+def since_last_text(squares: list) -> str:
+    """The "changed since you last looked" line: how many Squares, and which
+    (the text alternative of their dashed outline)."""
+    if not squares:
+        return ""
+    where = ", ".join(f"({r},{c})" for r, c in squares)
+    return ngettext(
+        "Outlined with a dashed line: %(n)s square changed since you last looked at this board: %(squares)s.",
+        "Outlined with a dashed line: %(n)s squares changed since you last looked at this board: %(squares)s.",
+        len(squares),
+    ) % {"n": len(squares), "squares": where}

@@ -40,6 +40,16 @@ def weapon_name(weapon: str) -> str:
     return str(article_name(weapon))
 
 
+# The help page's entry of each weapon (templates/games/wec/help.html): the Jet's
+# and the Sub's own short-range Rocket is no Article, so it is told about in
+# the entry of the piece that carries it.
+def weapon_help(weapon: str, piece_kind: str = "") -> str:
+    """The /help/ anchor (without '#') that explains `weapon`."""
+    if weapon == "jet_rocket":
+        return f"piece-{piece_kind or 'jet'}"
+    return f"article-{weapon}"
+
+
 def path_name(path: str) -> str:
     return str(PATH_NAMES.get(path, path))
 
@@ -216,6 +226,17 @@ class Compass:
     weapon: str
     label: str
     cells: list  # 3 rows of 3: Choice, None (no Fire that way) or "self" (the piece)
+    help: str = ""  # its /help/ anchor
+
+
+@dataclass
+class TargetGroup:
+    """The Fires of one weapon at chosen targets (homing, restricted Rocket)."""
+
+    weapon: str
+    label: str
+    help: str
+    choices: list = field(default_factory=list)
 
 
 @dataclass
@@ -225,6 +246,7 @@ class TransportGroup:
     count: int
     destinations: list  # [(key, label)]
     paths: list  # [(value, label)]
+    help: str = ""  # its /help/ anchor: the Article's entry
 
 
 @dataclass
@@ -233,12 +255,16 @@ class PieceActions:
     label: str
     kind: str = ""  # the piece type, for its Rules & Help entry
     compasses: list = field(default_factory=list)
-    targeted: list = field(default_factory=list)
+    targeted_groups: list = field(default_factory=list)  # TargetGroups
     transports: list = field(default_factory=list)
     pickups: list = field(default_factory=list)
     drops: list = field(default_factory=list)
     gives: list = field(default_factory=list)
     swaps: list = field(default_factory=list)
+
+    @property
+    def targeted(self) -> list:
+        return [c for g in self.targeted_groups for c in g.choices]
 
     @property
     def has_fires(self) -> bool:
@@ -267,14 +293,15 @@ class ActionPanel:
 COMPASS = [[(1, -1), (1, 0), (1, 1)], [(0, -1), None, (0, 1)], [(-1, -1), (-1, 0), (-1, 1)]]
 
 
-def _compass(weapon: str, choices: dict, color: str) -> Compass:
+def _compass(weapon: str, choices: dict, color: str, kind: str = "") -> Compass:
     cells = []
     for row in COMPASS:
         line = []
         for step in row:
             line.append("self" if step is None else choices.get(step))
         cells.append(line)
-    return Compass(weapon=weapon, label=_("Fire %(weapon)s") % {"weapon": weapon_name(weapon)}, cells=cells)
+    return Compass(weapon=weapon, label=_("Fire %(weapon)s") % {"weapon": weapon_name(weapon)}, cells=cells,
+                   help=weapon_help(weapon, kind))
 
 
 def _reading_order(color: str):
@@ -319,7 +346,12 @@ def action_panel(legal: list[dict], view: dict, color: str, origin) -> ActionPan
             elif "to" in action:
                 transports.setdefault((pid, weapon), []).append(action)
             else:
-                section.targeted.append(choice)
+                group = next((g for g in section.targeted_groups if g.weapon == weapon), None)
+                if group is None:
+                    group = TargetGroup(weapon=weapon, label=_("Fire %(weapon)s") % {"weapon": weapon_name(weapon)},
+                                        help=weapon_help(weapon, section.kind))
+                    section.targeted_groups.append(group)
+                group.choices.append(choice)
         elif kind == "pickup":
             section.pickups.append(choice)
         elif kind == "drop":
@@ -327,7 +359,7 @@ def action_panel(legal: list[dict], view: dict, color: str, origin) -> ActionPan
         elif kind == "exchange":
             (section.swaps if action.get("swap") else section.gives).append(choice)
     for (pid, weapon), choices in compass_choices.items():
-        sections[pid].compasses.append(_compass(weapon, choices, color))
+        sections[pid].compasses.append(_compass(weapon, choices, color, sections[pid].kind))
     order = _reading_order(color)
     for (pid, weapon), actions in transports.items():
         places = sorted({tuple(a["to"]) for a in actions}, key=order)
@@ -339,6 +371,7 @@ def action_panel(legal: list[dict], view: dict, color: str, origin) -> ActionPan
                 count=len(actions),
                 destinations=[(place_key(pl), place_label(pl)) for pl in places],
                 paths=[(p, str(PATH_HINTS[p])) for p in paths],
+                help=weapon_help(weapon),
             )
         )
     return ActionPanel(origin=origin, pieces=list(sections.values()))

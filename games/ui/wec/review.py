@@ -1,13 +1,15 @@
 """The review of an ended game: three boards per Turn (the truth, what Black
 knew, what White knew), what each side learned on each Turn (the knowledge
-diff), the moments a hidden piece came nearest to the enemy's primary piece,
-and a plot over the game of material and of pieces hidden from each side.
+diff), the moments a hidden enemy piece could have taken or hit a side's
+primary piece on its next Turn (worked out by the engine on the true
+position: `threat`), and a plot over the game of material and of pieces
+hidden from each side.
 
 Only for ended games (then everything is public to the players)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
@@ -19,11 +21,27 @@ PRIMARY = ("king", "dictator", "avatar", "president")
 COLORS = ("black", "white")
 
 
+@dataclass(frozen=True)
+class Threat:
+    """What the pieces hidden from a side could do to its primary piece on
+    the enemy's next Turn, on the true position at a Turn's end."""
+
+    steps: int = 99  # king steps from the nearest hidden enemy piece (99: none hidden)
+    square: tuple | None = None  # that piece's Square
+    takes: tuple = ()  # ((type, row, col, level), ...): hidden pieces with a Move that takes it
+    hits: tuple = ()  # hidden pieces with a Fire that destroys or converts it
+
+    @property
+    def danger(self) -> bool:
+        return bool(self.takes or self.hits)
+
+
 @dataclass
 class Frame:
     views: dict  # color -> that side's view
     truth: list  # every piece: dicts with color/type/row/col/level
     full: dict | None = None  # the true board (selectors.full_view_of the two views)
+    threats: dict = field(default_factory=dict)  # color -> Threat
 
 
 def _frames(game: Game, frames: list[int]) -> list[Frame]:
@@ -38,7 +56,9 @@ def _frames(game: Game, frames: list[int]) -> list[Frame]:
     def capture(seq):
         views = {c: engine.view(state, c) for c in COLORS}
         truth = [p for c in COLORS for p in views[c].get("pieces", []) if p.get("color") == c]
-        out[seq] = Frame(views=views, truth=truth, full=full_view_of(views))
+        frame = Frame(views=views, truth=truth, full=full_view_of(views))
+        frame.threats = {c: threat_at(engine, state, frame, c) for c in COLORS}
+        out[seq] = frame
 
     if 0 in wanted:
         capture(0)
@@ -93,17 +113,130 @@ def _distance(a, b) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def threat(frame: Frame, color: str) -> tuple[int, tuple | None]:
-    """How near a piece hidden from `color` came to `color`'s primary piece:
-    (king steps, its square), or (99, None)."""
-    primaries = [(p["row"], p["col"]) for p in frame.truth if p.get("color") == color and p.get("type") in PRIMARY]
-    best = (99, None)
-    for p in hidden_from(frame, color):
-        for k in primaries:
+def _primaries(view: dict, color: str) -> list[dict]:
+    return [p for p in view.get("pieces", []) if p.get("color") == color and p.get("type") in PRIMARY]
+
+
+def _enemy_to_move(engine, state, enemy: str):
+    """The true position with `enemy` to move: the position itself when it is
+    the enemy's Turn; else the same position handed to the enemy with a fresh
+    Turn (what it could do if the other side did nothing first).  None when
+    the engine cannot load it (never expected)."""
+    if engine.to_move(state) == enemy:
+        return state
+    doc = engine.dump_scenario(state, history=False)
+    doc["to_move"] = enemy
+    doc.pop("turn", None)
+    doc.pop("turn_log", None)
+    try:
+        return engine.load_scenario(doc)
+    except ValueError:
+        return None
+
+
+def _ray_holds(action: dict, places: list[tuple]) -> bool:
+    """Whether a directional Fire from `action["from"]` points along a line
+    through one of `places` (row, col)."""
+    frm, (dr, dc) = action["from"], action["direction"]
+    r, c = frm[0], frm[1]
+    for _step in range(10):
+        r, c = r + dr, c + dc
+        if (r, c) in places:
+            return True
+    return False
+
+
+def _worth_trying(action: dict, places: list[tuple]) -> bool:
+    """A cheap filter before asking the engine: a Move that ends next to or on
+    the primary piece's Square (a Dozer's push reaches one further), a Fire
+    aimed along a line through it or at a target next to it."""
+    kind = action.get("type")
+    if kind == "move":
+        to = action.get("to") or ()
+        return any(_distance(to[:2], p) <= 1 for p in places)
+    if kind == "fire":
+        if "direction" in action:
+            return _ray_holds(action, places)
+        if "target" in action:
+            return any(_distance(action["target"][:2], p) <= 1 for p in places)
+    return False
+
+
+def threat_at(engine, state, frame: Frame, color: str) -> Threat:
+    """Could a piece hidden from `color` take or hit `color`'s primary piece on
+    its next Turn?  The engine itself answers, on the true position: every
+    legal Move and Fire of each hidden enemy piece that could concern the
+    primary piece is applied, and it counts when afterwards `color` has fewer
+    primary pieces (destroyed or converted).  A projectile launched that
+    Turn flies only at its end, after the enemy's Move, so it is not
+    counted; neither is a stun.  The nearest hidden piece's king-step
+    distance is kept as well, for the Turns with no danger."""
+    enemy = "white" if color == "black" else "black"
+    hidden = hidden_from(frame, color)
+    primaries = _primaries(frame.views[color], color)
+    places = [(p["row"], p["col"]) for p in primaries]
+    if not hidden or not places:
+        return Threat()
+    steps, square = 99, None
+    for p in hidden:
+        for k in places:
             d = _distance((p["row"], p["col"]), k)
-            if d < best[0]:
-                best = (d, (p["row"], p["col"]))
-    return best
+            if d < steps:
+                steps, square = d, (p["row"], p["col"])
+    keys = {(p["row"], p["col"], p.get("level", "ground"), p["type"]) for p in hidden}
+    ids = {p["id"]: p for p in frame.views[enemy].get("pieces", [])
+           if p.get("color") == enemy and p.get("id") is not None
+           and (p["row"], p["col"], p.get("level", "ground"), p["type"]) in keys}
+    state = _enemy_to_move(engine, state, enemy) if ids else None
+    if state is None:
+        return Threat(steps, square)
+    takes, hits = {}, {}
+    for action in engine.legal_actions(state):
+        piece = ids.get(action.get("piece"))
+        if piece is None or not _worth_trying(action, places):
+            continue
+        found = takes if action["type"] == "move" else hits
+        who = (piece["type"], piece["row"], piece["col"], piece.get("level", "ground"))
+        if who in found:
+            continue
+        try:
+            after = engine.apply(state, action)
+        except ValueError:
+            continue
+        if len(_primaries(engine.view(after, color), color)) < len(primaries):
+            found[who] = True
+    return Threat(steps, square, tuple(takes), tuple(hits))
+
+
+def threat(frame: Frame, color: str) -> Threat:
+    """The frame's Threat for `color` (computed with the frame)."""
+    return frame.threats.get(color) or Threat()
+
+
+def describe(t: Threat) -> str:
+    """The Threat in words, for the review (translated)."""
+    from games.templatetags.wec_board import piece_name
+
+    def where(who):
+        kind, row, col, level = who
+        return _("%(piece)s at (%(row)s,%(col)s%(level)s)") % {
+            "piece": piece_name(kind), "row": row, "col": col,
+            "level": "" if level == "ground" else " " + level_label(level)}
+
+    if t.danger:
+        parts = [_("%(who)s could take it with a Move") % {"who": where(w)} for w in t.takes]
+        parts += [_("%(who)s could hit it with a Fire") % {"who": where(w)} for w in t.hits]
+        return _("In danger from a hidden enemy on its next turn: %(list)s.") % {"list": "; ".join(parts)}
+    if t.square is not None:
+        return _("No hidden enemy could take or hit its primary piece on its next turn "
+                 "(the nearest was %(n)s step(s) away).") % {"n": t.steps}
+    return ""
+
+
+def level_label(level: str) -> str:
+    from games.templatetags.wec_board import level_name
+
+    return str(level_name(level))
 
 
 def summary(game: Game, frames: list[int]) -> dict:
@@ -118,11 +251,18 @@ def _summary(game: Game, frames: list[int]) -> dict:
     fs = frames_of(game, frames)
     material = {c: [sum(1 for p in f.truth if p.get("color") == c) for f in fs] for c in COLORS}
     hidden = {c: [len(hidden_from(f, c)) for f in fs] for c in COLORS}
-    threats = {c: [threat(f, c)[0] for f in fs] for c in COLORS}
+    threats = {c: [threat(f, c) for f in fs] for c in COLORS}
     nearest = {}
     for c in COLORS:
-        best = min(threats[c]) if threats[c] else 99
-        nearest[c] = {"distance": best, "frames": [i for i, d in enumerate(threats[c]) if d == best] if best < 99 else []}
+        danger = [i for i, t in enumerate(threats[c]) if t.danger]
+        best = min((t.steps for t in threats[c]), default=99)
+        nearest[c] = {
+            # The closest calls: the Turns after which a hidden enemy could
+            # have taken or hit the primary piece; else the nearest approach.
+            "danger": danger,
+            "distance": best,
+            "frames": danger or ([i for i, t in enumerate(threats[c]) if t.steps == best] if best < 99 else []),
+        }
     return {"material": material, "hidden": hidden, "threats": threats, "nearest": nearest, "n": len(fs)}
 
 

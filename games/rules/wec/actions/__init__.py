@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import LEVELS, SIZE
-from ..state import Game
+from ..constants import GROUND, LEVELS, SIZE
+from ..state import Game, Piece
 from ..visibility import hidden_from, update_markers
 from .articles import article_actions, do_drop, do_exchange, do_pickup
 from .common import ACTION_TYPES, PLACES, IllegalAction
@@ -92,16 +92,24 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
         return []
     color = game.to_move
     own = [p for p in game.pieces.values() if p.color == color]
-    own.sort(key=lambda p: p.id)
+    own.sort(key=_by_id)
     out: list[dict[str, Any]] = []
+    can_fire = len(game.turn["fires"]) < 2
+    ground = game.ground
     for p in own:
         if p.stun:
             continue
         where = [p.row, p.col, LEVELS[p.level]]
-        fire_actions(game, p, where, hidden, out)
-        article_actions(game, p, own, where, out)
+        if can_fire:
+            fire_actions(game, p, where, hidden, out)
+        if p.articles or (p.level == GROUND and ground[p.sq]):
+            article_actions(game, p, own, where, out)
     reinforce_actions(game, out)
     return out
+
+
+def _by_id(p: Piece) -> int:
+    return p.id
 
 
 def legal_actions(game: Game) -> list[dict[str, Any]]:

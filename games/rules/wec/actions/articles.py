@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import GROUND, LEVELS, SECONDARY
+from ..constants import GROUND, LEVELS, SECONDARY, SIZE
 from ..moves import describe, drop_order
 from ..scenario import capacity
 from ..state import Game, Piece
@@ -158,49 +158,63 @@ def do_exchange(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -
 def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], out: list[dict[str, Any]]) -> None:
     """Add every legal Pick-up, Drop and Exchange of ``p`` (not stunned) to
     ``out``; ``own`` are its side's Pieces in id order."""
-    if not p.articles and (p.level != GROUND or not game.ground[p.sq]):
+    arts = p.articles
+    sq = (p.row - 1) * SIZE + p.col - 1
+    here = game.ground[sq] if p.level == GROUND else ()
+    if not arts and not here:
         # Nothing to pick up, drop or give: most Pieces, most of the time.
         return
     turn = game.turn
-    if not turn["pickup"] and p.level == GROUND and game.ground[p.sq] and not restriction_error(game, "P", p.id):
-        for art in dict.fromkeys(game.ground[p.sq]):
-            new = p.articles + (art,)
-            if len(new) <= capacity(p.type, new):
-                out.append({"type": "pickup", "from": where, "piece": p.id, "article": art})
-    if (not turn["drop"] and p.articles and not restriction_error(game, "D", p.id)
+    free = game.options["action_restriction"] == "none"
+    pid, kind = p.id, p.type
+    if here and not turn["pickup"] and (free or not restriction_error(game, "P", pid)):
+        for art in dict.fromkeys(here):
+            new = arts + (art,)
+            if len(new) <= capacity(kind, new):
+                out.append({"type": "pickup", "from": where, "piece": pid, "article": art})
+    if not arts:
+        return
+    # Each Article it may give up (not driving its Transport): with what it
+    # would keep, and whether it could keep that.
+    choices = []
+    for art in dict.fromkeys(arts):
+        rest = list(arts)
+        rest.remove(art)
+        choices.append((art, rest, locked_article(p, art), len(rest) <= capacity(kind, rest)))
+    if (not turn["drop"] and (free or not restriction_error(game, "D", pid))
             and drop_square(game, p) is not None):
-        for art in dict.fromkeys(p.articles):
-            rest = list(p.articles)
-            rest.remove(art)
-            if not locked_article(p, art) and len(rest) <= capacity(p.type, rest):
-                out.append({"type": "drop", "from": where, "piece": p.id, "article": art})
-    if not turn["exchange"] and p.articles and not restriction_error(game, "X", p.id):
-        # exchange_reach, inlined: the secondary government Piece reaches any distance.
-        far = p.type in SECONDARY
-        pid, row, col = p.id, p.row, p.col
-        for q in own:
-            if q.id == pid or q.stun:
-                continue
-            if not (far or q.type in SECONDARY or (-1 <= q.row - row <= 1 and -1 <= q.col - col <= 1)):
-                continue
-            to = [q.row, q.col, LEVELS[q.level]]
-            for art in dict.fromkeys(p.articles):
-                if locked_article(p, art):
-                    continue
-                rest = list(p.articles)
-                rest.remove(art)
-                if len(q.articles) + 1 <= capacity(q.type, list(q.articles) + [art]) and len(rest) <= capacity(
-                    p.type, rest
-                ):
-                    out.append({"type": "exchange", "from": where, "piece": p.id, "article": art, "to": to,
-                                "to_piece": q.id})
-                for swap in dict.fromkeys(q.articles):
+        for art, _, locked, fits in choices:
+            if not locked and fits:
+                out.append({"type": "drop", "from": where, "piece": pid, "article": art})
+    if turn["exchange"] or not (free or not restriction_error(game, "X", pid)):
+        return
+    choices = [c for c in choices if not c[2]]
+    if not choices:
+        return
+    # exchange_reach, inlined: the secondary government Piece reaches any distance.
+    far = kind in SECONDARY
+    row, col = p.row, p.col
+    for q in own:
+        if q.stun or q.id == pid:
+            continue
+        if not (far or -1 <= q.row - row <= 1 and -1 <= q.col - col <= 1 or q.type in SECONDARY):
+            continue
+        to = [q.row, q.col, LEVELS[q.level]]
+        q_arts = q.articles
+        q_kind = q.type
+        qid = q.id
+        for art, rest, _, fits in choices:
+            if len(q_arts) + 1 <= capacity(q_kind, list(q_arts) + [art]) and fits:
+                out.append({"type": "exchange", "from": where, "piece": pid, "article": art, "to": to,
+                            "to_piece": qid})
+            if q_arts:
+                for swap in dict.fromkeys(q_arts):
                     if swap == art or locked_article(q, swap):
                         continue
                     mine = rest + [swap]
-                    theirs = [a for a in q.articles]
+                    theirs = list(q_arts)
                     theirs.remove(swap)
                     theirs.append(art)
-                    if len(mine) <= capacity(p.type, mine) and len(theirs) <= capacity(q.type, theirs):
-                        out.append({"type": "exchange", "from": where, "piece": p.id, "article": art, "to": to,
-                                    "to_piece": q.id, "swap": swap})
+                    if len(mine) <= capacity(kind, mine) and len(theirs) <= capacity(q_kind, theirs):
+                        out.append({"type": "exchange", "from": where, "piece": pid, "article": art, "to": to,
+                                    "to_piece": qid, "swap": swap})

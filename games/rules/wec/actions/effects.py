@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import AIR, GROUND, NATIVE_LEVELS
+from ..constants import AIR, GROUND, NATIVE_LEVELS, SIZE
 from ..moves import PEACEFUL, Knowledge, can_land, describe, remove_piece
 from ..state import Game, Piece
 
@@ -49,7 +49,10 @@ def stranded(g: Game, q: Piece) -> bool:
 def settle_stranded(g: Game, events: list[dict[str, Any]]) -> None:
     """Passengers left without their carrier (it was destroyed or fell) come
     down to the ground of their Square, or are destroyed if they cannot."""
-    for pid in [i for i, q in g.pieces.items() if q.level != GROUND]:
+    if not g.aloft:
+        return
+    # The Pieces away from the ground (Game.aloft), in the board's order.
+    for pid in [i for i in g.pieces if i in g.aloft]:
         if pid in g.pieces and stranded(g, g.pieces[pid]):
             come_down(g, pid, events, "crash")
 
@@ -67,9 +70,14 @@ def prune_locks(g: Game) -> None:
 def prune_revealed(g: Game) -> None:
     """Forget sightings of Pieces that have moved on (or are gone)."""
     if g.revealed:
-        keep = tuple(r for r in g.revealed if r[0] in g.pieces and g.pieces[r[0]].slot == r[1])
-        if keep != g.revealed:
-            g.revealed = keep
+        pieces = g.pieces
+        keep = []
+        for r in g.revealed:
+            p = pieces.get(r[0])
+            if p is not None and ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level == r[1]:
+                keep.append(r)
+        if len(keep) != len(g.revealed):
+            g.revealed = tuple(keep)
 
 
 def reveal(g: Game, pid: int) -> None:

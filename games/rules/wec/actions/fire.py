@@ -314,11 +314,24 @@ def stun(g: Game, pid: int, events: list[dict[str, Any]]) -> None:
 def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int], out: list[dict[str, Any]]) -> None:
     """Add every legal Fire of ``p`` (not stunned) to ``out``, as its side
     knows the board."""
-    if len(game.turn["fires"]) < 2:
-        for weapon in _weapons(p):
-            if fire_block(game, p, weapon):
-                continue
-            out.extend(_fire_aims(game, p, weapon, where, hidden))
+    fires = game.turn["fires"]
+    if len(fires) >= 2:
+        return
+    pid = p.id
+    free = game.options["action_restriction"] == "none"
+    for weapon in _weapons(p):
+        # fire_block, inlined for the weapons _weapons lists (each has a
+        # strength; Transports only while the Piece is in none).
+        key = "rocket_launcher" if weapon == JET_ROCKET else weapon
+        if fires and [pid, key] in fires:
+            continue
+        if p.cooldowns and cooldown(p, key):
+            continue
+        if p.level != GROUND and weapon in TRANSPORT_LEVEL and not transport_start_ok(game, p, weapon):
+            continue
+        if not free and restriction_error(game, fire_code(game), pid):
+            continue
+        out.extend(_fire_aims(game, p, weapon, where, hidden))
 
 
 def _weapons(p: Piece) -> tuple[str, ...]:
@@ -339,28 +352,45 @@ def _weapons(p: Piece) -> tuple[str, ...]:
 _WEAPONS: dict[tuple[str, tuple[str, ...], bool], tuple[str, ...]] = {}
 
 
+def _transport_aims(weapon: str, row: int, col: int, level: int, ground_only: bool
+                    ) -> tuple[tuple[int, int, str, str], ...]:
+    """The (row, col, level name, path) of every Transport a Piece at (row,
+    col, level) may start with ``weapon`` (memoized: a pure function)."""
+    key = (weapon, row, col, level, ground_only)
+    found = _TRANSPORT_AIMS.get(key)
+    if found is None:
+        lv = TRANSPORT_LEVEL[weapon]
+        levels = [GROUND] if ground_only or lv == GROUND else [GROUND, lv]
+        out = []
+        if weapon == "bike" or level in (GROUND, lv):
+            names = [LEVELS[x] for x in levels]
+            for r in range(1, SIZE + 1):
+                for c in range(1, SIZE + 1):
+                    for x, name in zip(levels, names, strict=True):
+                        if (r, c) == (row, col) and (weapon == "bike" or x == level):
+                            continue
+                        straight = r == row or c == col or abs(r - row) == abs(c - col)
+                        for path in ("beeline",) if straight else PATHS:
+                            out.append((r, c, name, path))
+        found = _TRANSPORT_AIMS[key] = tuple(out)
+    return found
+
+
+_TRANSPORT_AIMS: dict[tuple[str, int, int, int, bool], tuple[tuple[int, int, str, str], ...]] = {}
+
+
 def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int]) -> list[dict[str, Any]]:
     # Each aim is a new dict with the keys in the order type, from, piece,
     # weapon, then the aim (the order every caller has always seen).
     pid = p.id
-    out = []
     if weapon in TRANSPORT_LEVEL:
-        lv = TRANSPORT_LEVEL[weapon]
-        levels = [GROUND] if game.options["transport_ground_to_ground_only"] or lv == GROUND else [GROUND, lv]
-        if weapon != "bike" and p.level not in (GROUND, lv):
-            return []
-        names = [LEVELS[level] for level in levels]
-        for r in range(1, SIZE + 1):
-            for c in range(1, SIZE + 1):
-                for level, name in zip(levels, names):
-                    if (r, c) == (p.row, p.col) and (weapon == "bike" or level == p.level):
-                        continue
-                    straight = r == p.row or c == p.col or abs(r - p.row) == abs(c - p.col)
-                    for path in ("beeline",) if straight else PATHS:
-                        out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
-                                    "to": [r, c, name], "path": path})
-        return out
+        return [
+            {"type": "fire", "from": where, "piece": pid, "weapon": weapon, "to": [r, c, name], "path": path}
+            for r, c, name, path in _transport_aims(
+                weapon, p.row, p.col, p.level, game.options["transport_ground_to_ground_only"])
+        ]
     if weapon == JET_ROCKET or (weapon in ("sam_launcher", "torpedo_launcher")):
+        out = []
         level = GROUND if weapon == JET_ROCKET else PROJECTILES[weapon][1]
         name = LEVELS[level]
         reach = game.options["jet_rocket_range"] if weapon == JET_ROCKET else game.options["homing_range"]
@@ -379,9 +409,11 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
                     break
         if weapon == JET_ROCKET:
             return out
-    for d0, d1 in _AIMS[(p.row, p.col)]:
-        out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]})
-    return out
+        out.extend({"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
+                   for d0, d1 in _AIMS[(p.row, p.col)])
+        return out
+    return [{"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
+            for d0, d1 in _AIMS[(p.row, p.col)]]
 
 
 # The directions that stay on the board, from each Square.

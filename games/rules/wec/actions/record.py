@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import PRIMARY, SIZE, other
+from ..constants import SIZE, other
 from ..notation import mark_alike
 from ..state import Game
-from ..visibility import hidden_from, sees_sub
+from ..visibility import hidden_after, hidden_from, same_sight, sees_sub
 
 
 def primaries(game: Game) -> dict[str, set[int]]:
     """The ids of each side's primary government Pieces."""
     out: dict[str, set[int]] = {"black": set(), "white": set()}
-    for p in game.pieces.values():
-        if p.type in PRIMARY:
-            out[p.color].add(p.id)
+    pieces = game.pieces
+    for pid in game.prims:  # the board primitives keep this index
+        out[pieces[pid].color].add(pid)
     return out
 
 
@@ -73,10 +73,12 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
     g.hidden_cache = {}
     actor_color = before.to_move
     enemy = other(actor_color)
+    same = same_sight(before, g)
     hidden = {
-        (c, when): hidden_from(game, c)
-        for c in (actor_color, enemy)
-        for when, game in (("before", before), ("after", g))
+        (actor_color, "before"): hidden_from(before, actor_color),
+        (actor_color, "after"): hidden_after(before, g, actor_color, same),
+        (enemy, "before"): hidden_from(before, enemy),
+        (enemy, "after"): hidden_after(before, g, enemy, same),
     }
 
     def seen_by(color: str, pid: int | None, moving: bool = False) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import GROUND, slot_of
+from ..constants import GROUND, SIZE, slot_of
 from ..moves import PEACEFUL, Knowledge, can_land, describe, mixed_square, remove_piece
 from ..state import Game, Piece
 from ..visibility import hidden_from
@@ -37,8 +37,12 @@ def track_reinforcements(game: Game) -> None:
             # Nothing more can change for it.
             out.append(r)
             continue
-        base = slot_of(r.row, r.col, 0)
+        base = ((r.row - 1) * SIZE + r.col - 1) * 3
         ids = board[base]
+        if not r.armed and not ids:
+            # Unarmed, nobody on its ground: nothing changes (most of them).
+            out.append(r)
+            continue
         if not r.armed and ids and any(pieces[i].color == r.color for i in ids):
             r = r._replace(armed=True)
             where = [r.row, r.col]

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..constants import LEVEL_INDEX, other, slot_of
 from ..moves import Candidate, describe
-from ..notation import turn_text
+from ..notation import sequence, turn_text
 from ..plain import plain_text
 from ..state import Game, empty_turn
 from .common import IllegalAction, on_board, sign
@@ -70,6 +70,91 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
         ev["target"] = describe(g.pieces[proj["target"]])
     events.append(ev)
     return proj
+
+
+#: Finished Turns a game keeps unwritten at most (see PendingTurn).
+MAX_PENDING = 3
+
+
+class PendingTurn:
+    """A finished Turn's record before its texts are written.
+
+    Ending a Turn notes only its log entries; ``record()`` writes the record
+    dict the first time the game's log is read and keeps it (every game that
+    shares this Turn then reads the same dict). The dict is exactly what
+    writing it at the end of the Turn gave: same keys, same order, same
+    texts, a censored text equal to the full one being the same string."""
+
+    __slots__ = ("entries", "color", "number", "rule", "order", "done")
+
+    def __init__(self, entries: tuple[dict[str, Any], ...], color: str, number: int, rule: str, order: str) -> None:
+        self.entries = entries
+        self.color = color
+        self.number = number
+        self.rule = rule
+        self.order = order
+        self.done: dict[str, Any] | None = None
+
+    def record(self) -> dict[str, Any]:
+        done = self.done
+        if done is None:
+            done = self.done = turn_record(list(self.entries), self.color, self.number, self.rule, self.order)
+            self.entries = ()
+        return done
+
+
+def turn_record(entries: list[dict[str, Any]], color: str, number: int, rule: str, order: str) -> dict[str, Any]:
+    """The record of a finished Turn: its notation (full, as the enemy saw
+    it, as the acting side itself may read it) and the same in plain English,
+    and the order its actions were taken in.
+
+    Where nothing of the Turn was kept from a reader the censored texts are
+    the full ones (the same string), without computing them again: the
+    ``own`` texts leave out only events marked not ``own``; the enemy's
+    plain text only entries and events not ``public``; its notation also
+    drops the ``,SQ:`` order and writes a Piece's public ``#n`` mark, which
+    only an acting Piece's description (``actor``, ``other``) can carry."""
+    text, plain = turn_text(entries, restriction=rule), plain_text(entries, color=color)
+    all_own = all_public = True
+    marked = False
+    for e in entries:
+        if not e.get("public", True):
+            all_public = False
+        for key in ("actor", "other"):
+            d = e.get(key)
+            if d is not None and "mark" in d:
+                marked = True
+        for ev in e["events"]:
+            if not ev.get("own", True):
+                all_own = False
+            if not ev.get("public", True):
+                all_public = False
+    if all_own:
+        own, plain_own = text, plain
+    else:
+        own, plain_own = turn_text(entries, censored="own", restriction=rule), plain_text(entries, censored="own",
+                                                                                           color=color)
+    plain_censored = plain if all_public else plain_text(entries, censored=True, color=color)
+    if all_public and not marked:
+        tail = ",SQ:" + sequence(entries)
+        censored = text[: -len(tail)] if text.endswith(tail) else text
+    else:
+        censored = turn_text(entries, censored=True)
+    return {
+        "color": color,
+        "number": number,
+        "text": text,
+        "censored": text if censored == text else censored,
+        "plain": plain,
+        "plain_censored": plain if plain_censored == plain else plain_censored,
+        # What the acting side itself may read (its hits on Pieces it
+        # cannot see are left out).
+        "own": text if own == text else own,
+        "plain_own": plain if plain_own == plain else plain_own,
+        # The order the actions were taken in (12DPXMR letters), which the
+        # notation does not keep: Undo replays the Turn in that order.
+        "order": order,
+    }
 
 
 def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
@@ -133,31 +218,16 @@ def apply_end_turn(game: Game) -> Game:
     fallen = list(g.turn.get("fallen") or [])
     track_reinforcements(g)
     record(game, g, {"type": "end_turn"}, events)
-    entries = list(g.turn_log)
-    # A finished Turn is kept as its notation (full, and as the enemy saw it)
+    # A finished Turn is kept as its notation (full, and as each side saw it)
     # and in plain English, so the state stays small however long the game
-    # runs; a censored text equal to the full one is the same string object.
-    rule = game.options["action_restriction"]
-    text, plain = turn_text(entries, restriction=rule), plain_text(entries, color=color)
-    censored, plain_censored = turn_text(entries, censored=True), plain_text(entries, censored=True, color=color)
-    own, plain_own = turn_text(entries, censored="own", restriction=rule), plain_text(entries, censored="own", color=color)
-    g.log = g.log + (
-        {
-            "color": color,
-            "number": g.turn_number,
-            "text": text,
-            "censored": text if censored == text else censored,
-            "plain": plain,
-            "plain_censored": plain if plain_censored == plain else plain_censored,
-            # What the acting side itself may read (its hits on Pieces it
-            # cannot see are left out).
-            "own": text if own == text else own,
-            "plain_own": plain if plain_own == plain else plain_own,
-            # The order the actions were taken in (12DPXMR letters), which the
-            # notation does not keep: Undo replays the Turn in that order.
-            "order": "".join(g.turn["sequence"]),
-        },
+    # runs; the texts are written when the log is first read (Game.log).
+    g.pending = g.pending + (
+        PendingTurn(g.turn_log, color, g.turn_number, game.options["action_restriction"], "".join(g.turn["sequence"])),
     )
+    if len(g.pending) > MAX_PENDING:
+        # A long game nobody reads: write its texts now rather than keep the
+        # Turns' logs (memory).
+        _ = g.log
     g.turn_log = ()
     # Sightings are a set; kept sorted so that the order the Turn's actions
     # were taken in (which the notation does not record) leaves no trace.

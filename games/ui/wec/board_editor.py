@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from .engine import get_game_engine
+from games.engine import get_game_engine
+
 from .scenario_text import COLORS, LEVELS, ScenarioTextError, check, parse, to_text
 
 _VOCABULARY = get_game_engine("wec").vocabulary()

@@ -22,8 +22,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from .engine import get_game_engine
-from .services import GameError, StaleState
+from games.engine import get_game_engine
+from games.services import GameError, StaleState
 
 SESSION_KEY = "wec_sandbox"
 MAX_STEPS = 3000

@@ -7,18 +7,20 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from games import selectors, services
+from games.engine import get_game_engine
 from wecsite.ratelimit import rate_limited
 
-from . import selectors, services, services_sandbox
-from .engine import get_game_engine
+from . import services_sandbox
+from .selectors import sandbox_choices, scenario_document
 
 
 def _context(request, box: dict | None) -> dict:
+    from .board import build_board
     from .scenario_text import SHIPPED
-    from .ui.wec.board import build_board
 
     context = {
-        "shipped": [(key, title) for key, (title, _t) in SHIPPED.items()],
+        "shipped": [(key, shipped.title) for key, shipped in SHIPPED.items()],
         "scenarios": selectors.scenarios_for(request.user),
         "box": box,
     }
@@ -31,7 +33,7 @@ def _context(request, box: dict | None) -> dict:
         "to_move": engine.to_move(state),
         "turn_number": state.turn_number,
         "outcome": engine.outcome(state),
-        "choices": selectors.sandbox_choices(engine, state),
+        "choices": sandbox_choices(engine, state),
         "cursor": box["cursor"],
         "last": len(box["steps"]),
         "record": [str(line) for line in engine.history(state, None)],
@@ -42,7 +44,7 @@ def _context(request, box: dict | None) -> dict:
 def _answer(request, status: int = 200, error: str = ""):
     context = _context(request, services_sandbox.current(request.session))
     context["error"] = error
-    template = "games/partials/sandbox_panel.html" if request.htmx else "games/sandbox.html"
+    template = "games/wec/sandbox_panel.html" if request.htmx else "games/wec/sandbox.html"
     return render(request, template, context, status=status)
 
 
@@ -56,7 +58,7 @@ def sandbox(request):
 @require_POST
 @rate_limited("sandbox")
 def sandbox_start(request):
-    found = selectors.scenario_document(request.POST.get("source", ""), request.user)
+    found = scenario_document(request.POST.get("source", ""), request.user)
     if found is None:
         raise Http404
     name, doc = found

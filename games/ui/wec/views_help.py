@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games.templatetags.wec_board import article_abbr, article_name, piece_abbr, piece_name
+
 from . import help as helpdata
-from .templatetags.wec_board import article_abbr, article_name, piece_abbr, piece_name
 
 
 @require_GET
@@ -17,7 +18,8 @@ def help_page(request):
     ]
     articles = [
         {"key": k, "name": article_name(k), "abbr": article_abbr(k), "group": g, "text": t,
-         "diagram": helpdata.article_diagram(k)}
+         "diagram": helpdata.article_diagram(k),
+         "transport": k in ("bike", "jump_pack", "scuba")}
         for k, g, t in helpdata.ARTICLES
     ]
     context = {
@@ -27,5 +29,6 @@ def help_page(request):
         "options": helpdata.OPTIONS,
         "notation": helpdata.NOTATION,
         "keys": helpdata.KEYS,
+        "recipes": helpdata.RECIPES,
     }
-    return render(request, "help/help.html", context)
+    return render(request, "games/wec/help.html", context)

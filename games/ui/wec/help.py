@@ -13,7 +13,7 @@ from functools import lru_cache
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from .engine import get_game_engine
+from games.engine import get_game_engine
 
 SIZE = 10
 
@@ -22,20 +22,25 @@ SIZE = 10
 class Diagram:
     """A small board seen from Black's side (row 10 on top): each cell a dict
     with a `mark` ("piece", "move", "fire", "hit", "article", "friend",
-    "enemy" or "") and an optional piece/Article type."""
+    "enemy", "proj" or ""), an optional piece/Article type, and an optional
+    `article` drawn beside a piece (one it carries, or one lying on its
+    own Square)."""
 
     rows: list = field(default_factory=list)
     caption: str = ""
 
 
 def _blank(n: int = SIZE) -> list[list[dict]]:
-    return [[{"mark": "", "type": "", "dark": (r + c) % 2 == 0} for c in range(1, n + 1)] for r in range(1, n + 1)]
+    return [[{"mark": "", "type": "", "article": "", "dark": (r + c) % 2 == 0} for c in range(1, n + 1)]
+            for r in range(1, n + 1)]
 
 
-def _diagram(cells: dict[tuple[int, int], tuple[str, str]], n: int = SIZE) -> list[dict]:
+def _diagram(cells: dict[tuple[int, int], tuple], n: int = SIZE) -> list[dict]:
+    """Cells are (mark, type) or (mark, type, article)."""
     grid = _blank(n)
-    for (r, c), (mark, kind) in cells.items():
-        grid[r - 1][c - 1].update(mark=mark, type=kind)
+    for (r, c), cell in cells.items():
+        mark, kind = cell[0], cell[1]
+        grid[r - 1][c - 1].update(mark=mark, type=kind, article=cell[2] if len(cell) > 2 else "")
     return [{"row": r, "cells": grid[r - 1]} for r in range(n, 0, -1)]
 
 
@@ -126,8 +131,9 @@ ARTICLES = [
 
 
 def article_diagram(kind: str) -> list[dict]:
-    """A 5-Square strip: a Black Tank carrying the Article, and what it reaches."""
-    cells = {(3, 1): ("piece", "tank"), (3, 3): ("article", kind)}
+    """A 5-Square strip: a Black Tank carrying the Article (drawn on the
+    Tank's own Square), and what it reaches."""
+    cells: dict[tuple[int, int], tuple] = {(3, 1): ("piece", "tank", kind)}
     if kind in ("flamer",):
         cells.update({(3, 2): ("hit", ""), (3, 3): ("hit", "")})
     elif kind in ("stunner", "conversion"):
@@ -146,15 +152,16 @@ ACTIONS = [
     ("fire", _("Fire"), _("Up to two per Turn, each by a different weapon or piece. Choose the direction with the compass buttons or on the board, or a target for homing weapons. A Fire that may hit your own piece asks you first."),
      {(3, 1): ("piece", "tank"), (3, 2): ("hit", ""), (3, 3): ("hit", ""), (3, 4): ("enemy", "rocket_pawn")}),
     ("pickup", _("Pick-up"), _("One per Turn: a piece on the ground takes an Article lying on its Square, if it has room."),
-     {(3, 3): ("piece", "tank"), (3, 4): ("article", "bike")}),
+     {(3, 3): ("piece", "tank", "bike")}),
     ("drop", _("Drop"), _("One per Turn: a piece puts down an Article it carries on its Square."),
-     {(3, 3): ("piece", "tank"), (3, 2): ("article", "flamer")}),
+     {(3, 3): ("piece", "tank", "flamer")}),
     ("exchange", _("Exchange"), _("One per Turn: hand an Article to a friendly piece on the same or a neighbouring Square (any distance for the secondary piece), or swap one for one."),
      {(3, 2): ("piece", "tank"), (3, 3): ("friend", "dozer")}),
     ("reinforce", _("Reinforce"), _("One per Turn: a reinforcement waiting at an activation Square enters once one of your pieces has stood there and later left it empty."),
      {(3, 3): ("move", "cleric")}),
     ("end_turn", _("End Turn"), _("After your Move. Then your projectiles fly one Square, Transports go one Square on and your counters count down. The page asks you to confirm."),
-     {}),
+     # A Rocket of yours flies one Square on; a Tank travelling by Bike goes one Square on.
+     {(4, 2): ("fire", ""), (4, 3): ("proj", "rocket"), (3, 2): ("piece", "tank", "bike"), (3, 3): ("move", "")}),
 ]
 
 
@@ -194,13 +201,34 @@ KEYS = [
     (_("Arrow keys"), _("on the board: go to the next Square in that direction that has a button")),
     (_("Enter or Space"), _("select the piece, play the highlighted Move, press the button")),
     ("m", _("go to the first highlighted Move (or your first piece)")),
-    ("f", _("go to the first button of the action panel (Fires, Pick-ups, Drops, Exchanges)")),
+    ("f", _("go to the selected piece's first Fire button (or the first button of its action panel)")),
     ("a", _("aim the selected piece's first weapon on the board")),
+    ("t", _("go to the selected piece's Transport: the destination list")),
+    ("p", _("go to the selected piece's Pick-up buttons")),
+    ("d", _("go to the selected piece's Drop buttons")),
+    ("x", _("go to the selected piece's Exchange buttons")),
+    ("r", _("go to the ready reinforcements (no piece needs to be selected)")),
     ("Escape", _("leave aiming, or clear the selection")),
     ("e", _("End Turn (asks you to confirm)")),
     ("u", _("friendly games: take back your last action of this Turn")),
+    ("h", _("open the Rules & help entry of the piece, Article or action that has the focus")),
     ("1 2 3 4", _("show all levels, only air, only ground, only sub")),
     ("z", _("zoom the focused Square: its three levels, large (or tap a Square's background)")),
     ("?", _("open this page")),
     (_("In the review"), _("Left and Right arrows step one Turn, Home and End jump to the start and the end")),
+]
+
+# Every Action by keyboard alone, step by step (static/js/game.js; the
+# browser test tests/browser/test_browser_table.py plays them).  The key is
+# the Action's help entry, so each recipe sits under its Action too.
+RECIPES = [
+    ("move", _("Move"), _("Press m to reach your first piece (or Tab to it, or move between pieces with the arrow keys) and Enter to select it. The focus goes to its first highlighted Square: arrow keys to the one you want, Enter. When the page asks how (several Moves lead there), Enter picks the focused choice, Tab goes to the next.")),
+    ("fire", _("Fire"), _("Select the piece, press f: the focus is on its first Fire button. Tab to the direction or target you want and press Enter; a Fire that may hit your own piece asks first (Enter fires, Escape cancels). Or press a to aim on the board: arrow keys to an orange Square, Enter.")),
+    ("transport", _("Transport"), _("Select the piece carrying the Bike, Jump pack or Scuba and press t: the focus is on the destination list. Choose with the arrow keys, Tab to the path (where there is a choice) and to the Go button, Enter.")),
+    ("pickup", _("Pick-up"), _("Select the piece standing on the Article, press p, then Enter (Tab to another Article first if there are several).")),
+    ("drop", _("Drop"), _("Select the piece, press d, Tab to the Article to put down, Enter.")),
+    ("exchange", _("Exchange"), _("Select the piece, press x, Tab to the hand-over or swap you want, Enter.")),
+    ("reinforce", _("Reinforce"), _("Press r (no piece needs to be selected): the focus is on the first ready reinforcement; Tab to another, Enter brings it in.")),
+    ("end_turn", _("End Turn"), _("Press e, then Enter to confirm (Escape to go back).")),
+    ("take_back", _("Take back"), _("Friendly games only: press u to take back your last action of this Turn.")),
 ]

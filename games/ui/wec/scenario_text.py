@@ -14,6 +14,7 @@ Errors name the line; the engine's own errors name the Square."""
 from __future__ import annotations
 
 import re
+from typing import Any, NamedTuple
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -76,9 +77,9 @@ def parse(text: str, options: dict | None = None) -> dict:
 def check(doc: dict) -> dict:
     """The engine's verdict: its own dump of the position, or a
     ScenarioTextError carrying the engine's message and the Square it names."""
-    from .engine import get_game_engine
+    from games.engine import get_game_engine
 
-    engine = get_game_engine()
+    engine = get_game_engine("wec")
     try:
         return engine.dump_scenario(engine.load_scenario(doc))
     except ValueError as exc:
@@ -115,7 +116,7 @@ _ENGINE_MESSAGES = [
 
 def engine_message(message: str) -> str:
     """An engine error about a position, in the user's language when known."""
-    from .templatetags.wec_board import level_name, piece_name
+    from games.templatetags.wec_board import level_name, piece_name
 
     for pattern, text in _ENGINE_MESSAGES:
         m = pattern.fullmatch(message)
@@ -146,34 +147,117 @@ def to_text(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+class Shipped(NamedTuple):
+    """A scenario shipped with the site: its title, its position in the
+    editor's keywords (None: the engine's standard setup) and a short
+    explanation of the rule it shows and what to try first."""
+
+    title: Any
+    text: str | None
+    about: Any
+
+
 # Shipped with the site: the standard game and positions that show a rule at
-# work. The titles are translated; the positions are the editor's keywords.
-SHIPPED = {
-    "standard": (
+# work.  Titles and explanations are translated (our own words, checked
+# against the engine by tests/site/test_club_scenarios.py, which plays the
+# first actions each explanation suggests); the positions are the editor's
+# keywords.
+SHIPPED: dict[str, Shipped] = {
+    "standard": Shipped(
         gettext_lazy("The standard game"),
         None,  # built from the engine's own standard setup
+        gettext_lazy("Both armies in their usual starting places, with the standard options."),
     ),
-    # White's Sub moves and fires under water; Black sees none of it.
-    "hidden-sub": (
+    "hidden-sub": Shipped(
         gettext_lazy("A submerged Sub nobody sees"),
         "to_move black\npiece black king 1 1\npiece black dozer 2 5\npiece white king 10 1\n"
         "piece white sub 9 9 sub\n",
+        gettext_lazy(
+            "White's Sub starts under water. Black has no Torpedo Launcher, the only thing that finds a "
+            "submerged piece, so the Sub moves unseen. Firing gives it away: Black sees it where it fired "
+            "until it moves on."
+        ),
     ),
-    # The Tank may ride its Bike instead of moving.
-    "bike-transport": (
+    "bike-transport": Shipped(
         gettext_lazy("Transport by Bike"),
         "to_move black\npiece black king 1 1\npiece black tank 3 3 ground hand=right articles=bike\n"
         "piece white king 10 10\n",
+        gettext_lazy(
+            "Black's Tank carries a Bike. Fire the Bike at a Square on the ground: the Tank rides one Square "
+            "at once and one more at the end of each of Black's later Turns until it gets there. A riding "
+            "piece does not Move, so the King makes the Turn's Move."
+        ),
+    ),
+    "stunned-king": Shipped(
+        gettext_lazy("Stunning the King"),
+        "to_move black\npiece black king 1 1\npiece black stunner_pawn 3 5\n"
+        "piece white king 8 5 ground articles=jump_pack\npiece white tank 10 10 ground hand=right\n",
+        gettext_lazy(
+            "Black's Stunner Pawn looks straight up the column at the White King. Fire the Stunner forward: "
+            "it hits the first Square that way holding a piece, and the King, which has no Anti-Stunner, is "
+            "stunned for three of White's Turns. A stunned piece takes no action at all and drops what it "
+            "carries, so the King's Jump Pack falls to the ground and White must play with the Tank."
+        ),
+    ),
+    "homing-sam": Shipped(
+        gettext_lazy("A homing SAM"),
+        "to_move black\npiece black king 1 1\npiece black aaa 4 5\npiece white king 10 1\n"
+        "piece white jet 7 6 air\n",
+        gettext_lazy(
+            "Black's AAA sees the White Jet in the air three Squares away. Fire its SAM at the Jet: the SAM "
+            "homes on it, flying one Square at the end of each of Black's Turns. White can escape by landing "
+            "the Jet: a SAM whose target leaves the air flies straight on."
+        ),
+    ),
+    "transport-crash": Shipped(
+        gettext_lazy("A Transport crashes into a hidden piece"),
+        "to_move black\npiece black king 1 1\npiece black tank 3 3 ground hand=right articles=bike\n"
+        "piece white king 10 10\npiece white aaa 6 3\n",
+        gettext_lazy(
+            "Send Black's Tank by Bike up its column to 8,3. White's AAA on 6,3 is stealthed, so Black "
+            "cannot see it. A Transport never fights: when the Tank's next step would enter the AAA's Square, "
+            "it crashes and stops where it is, and Black's record says so."
+        ),
+    ),
+    "reinforcements": Shipped(
+        gettext_lazy("Reinforcements"),
+        "to_move black\npiece black king 1 1\npiece black dozer 2 4\npiece white king 10 10\n"
+        "reinforcement black jet 3 4\nreinforcement white tank 8 7 hand=left\n",
+        gettext_lazy(
+            "A Black Jet waits to come in on 3,4. A Black piece must first stand on the ground there, and on "
+            "a later Turn leave the Square empty. Move the Dozer onto 3,4 now and away next Turn, then "
+            "Reinforce: the Jet arrives on the ground of 3,4. Each side sees where the other's "
+            "reinforcements wait, but not what they are."
+        ),
+    ),
+    "sonar": Shipped(
+        gettext_lazy("Finding a submerged Sub"),
+        "to_move black\npiece black king 1 1\npiece black destroyer 4 5\npiece white king 10 10\n"
+        "piece white sub 8 5 sub\n",
+        gettext_lazy(
+            "White's Sub lies under water four Squares from Black's Destroyer, out of sight. A Torpedo "
+            "Launcher finds submerged pieces within three Squares: Move the Destroyer one Square forward and "
+            "the Sub appears. Then fire a homing Torpedo at it."
+        ),
     ),
 }
 
 
-def shipped_document(key: str) -> dict:
-    from .engine import get_game_engine
+def shipped_about(source: str) -> str:
+    """The explanation of a shipped scenario named by a `shipped:<key>`
+    source ("" for anything else)."""
+    kind, _sep, key = (source or "").partition(":")
+    if kind == "shipped" and key in SHIPPED:
+        return str(SHIPPED[key].about)
+    return ""
 
-    _title, text = SHIPPED[key]
+
+def shipped_document(key: str) -> dict:
+    from games.engine import get_game_engine
+
+    text = SHIPPED[key].text
     if text is None:
-        engine = get_game_engine()
+        engine = get_game_engine("wec")
         # Through the text form: only what the editor shows (no ids or state).
         return parse(to_text(engine.dump_scenario(engine.new_game())))
     return parse(text)
