@@ -29,10 +29,14 @@ from games.ui.wec import highlights
 # services.open_game), and for a render of a view version this process has
 # not seen the highlights' last Turn ends.  A process that never saw the
 # game adds the state row and the record's last lines.
-SUBMIT_MAX = 7
-SUBMIT_COLD_MAX = 10
-BOARD_MISS_MAX = 4
-BOARD_MISS_COLD_MAX = 6
+# The mover's answer is a new view version too, so its record of the board
+# shown is written once as well (see below).
+SUBMIT_MAX = 8
+SUBMIT_COLD_MAX = 11
+# A render of a new view version also writes, once, the seat's record of
+# the board it was shown ("changed since you last looked", issue 13).
+BOARD_MISS_MAX = 5
+BOARD_MISS_COLD_MAX = 7
 BOARD_HIT_MAX = 3
 
 
