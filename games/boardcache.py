@@ -222,6 +222,7 @@ def board_response(
     if cached is not None and len(cached) != 7:
         cached = None  # written before the signature and the parts' hashes were kept
     part = None
+    cut = None  # the board's parts (games.boardpatch), once cut
     if cached is not None:
         html, mode, totals, plain_tail, notation_tail, signature, hashes = cached
         if mode == history_mode(game):
@@ -262,7 +263,7 @@ def board_response(
     if hashes is not None:
         have = boardpatch.parse_have(request.headers.get(boardpatch.PARTS_HEADER))
         if have is not None:
-            cut = boardpatch.split(html)
+            cut = cut if cut is not None else boardpatch.split(html)
             changed = boardpatch.patch(cut[0], hashes, have) if cut is not None else None
             patched = None if changed is None else changed + cut[1]
     board = html if patched is None else patched

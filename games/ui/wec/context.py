@@ -49,7 +49,7 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         shown = None
     view = shown["view"] if shown is not None else engine.view(state, seat.color, history=False)
     my_turn = game.status == Game.Status.ACTIVE and game.to_move == seat.color
-    legal = engine.legal_actions(state) if my_turn else []
+    legal = selectors.legal_actions(engine, state) if my_turn else []
     own_places = {
         (p.get("row"), p.get("col"), p.get("level", "ground"))
         for p in view.get("pieces", []) if p.get("color") == seat.color
