@@ -237,7 +237,8 @@ def board_response(
         context["csrf_token"] = CSRF_MARK
         html = render_to_string(get_ui(game.engine).BOARD_TEMPLATE, context)
         cut = boardpatch.split(html)
-        hashes = boardpatch.digests(cut[0]) if cut is not None else None
+        owner = (game.pk, str(game.created), seat.color)
+        hashes = boardpatch.digests(cut[0], owner) if cut is not None else None
         if cacheable:
             value = (
                 html,
