@@ -20,6 +20,7 @@ Prints figures; asserts none.
 from __future__ import annotations
 
 import cProfile
+import gc
 import json
 import logging
 import pstats
@@ -96,6 +97,10 @@ class Command(BaseCommand):
         clients = {c: _client(p) for c, p in bg.players.items()}
         for _ in range(5):  # warm up (templates, translations, connections)
             _submit(clients[engine.to_move(bg.state)], engine, bg, engine.to_move(bg.state))
+        # As a web process does after start-up (wecsite/asgi.py): without it the
+        # collector's full passes over all of Django land on random submits.
+        gc.collect()
+        gc.freeze()
         prof = cProfile.Profile() if (profile or top) else None
         cpu, queries, sizes = [], [], []
         for _ in range(submits):
