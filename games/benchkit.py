@@ -257,6 +257,10 @@ class BenchGame:
     shown: dict = field(default_factory=dict)  # colour -> view version the page shows
     # colour -> the X-Wec-History header that colour's page sends (what record it holds)
     history: dict = field(default_factory=dict)
+    # colour -> (the parts of the board that colour's page was last sent, their
+    # hashes): sent back with its next board request, as the page does
+    # (games.boardpatch, static/js/game.js)
+    boards: dict = field(default_factory=dict)
 
     def choose(self, engine) -> dict:
         legal = engine.legal_actions(self.state)
@@ -290,17 +294,47 @@ def new_bench_game(tag: str, n: int, seed: int) -> BenchGame:
     )
 
 
+def board_headers(bg: BenchGame, color: str) -> dict:
+    """What `color`'s page sends with a board request: the record it holds
+    and the parts of the board it shows."""
+    out = {}
+    if bg.history.get(color):
+        out["X-Wec-History"] = bg.history[color]
+    if bg.boards.get(color):
+        out["X-Wec-Parts"] = bg.boards[color][1]
+    return out
+
+
+def take_board(bg: BenchGame, color: str, body: bytes, patched: str | None, hashes: str | None) -> bytes:
+    """What `color`'s page makes of a board answer (the headers X-Wec-Patch
+    and X-Wec-Parts given): the whole answer, a patched one put together
+    with the parts the page kept, as static/js/game.js does."""
+    from games import boardpatch
+    from games.fastboard import PART_MARK
+
+    text = body.decode()
+    if patched == "1" and bg.boards.get(color):
+        parts, rest = boardpatch.apply(bg.boards[color][0], text)
+        text = PART_MARK.join(parts) + rest
+    cut = boardpatch.split(text)
+    bg.boards[color] = (cut[0], hashes) if hashes and cut is not None else None
+    return text.encode()
+
+
 def submit(http: Http, engine, bg: BenchGame) -> tuple[float, int, dict, bytes]:
-    """One action by the side to move, over HTTP like the page's htmx form.
-    Returns (seconds, status, action, body)."""
+    """One action by the side to move, over HTTP like the page's htmx form
+    (with the page's headers).  Returns (seconds, status, action, body), the
+    body as the page has it after putting a patched answer together (not
+    timed: the browser's work)."""
     color = engine.to_move(bg.state)
     action = bg.choose(engine)
     fields = {"action": json.dumps(action)}
-    extra = {"X-Wec-History": bg.history[color]} if bg.history.get(color) else None
+    extra = board_headers(bg, color)
     t = time.perf_counter()
-    status, body, _resp = http.post_form(f"/games/{bg.game_id}/act/", bg.players[color], fields, extra)
+    status, body, resp = http.post_form(f"/games/{bg.game_id}/act/", bg.players[color], fields, extra)
     took = time.perf_counter() - t
     if status == 200:
+        body = take_board(bg, color, body, resp.getheader("X-Wec-Patch"), resp.getheader("X-Wec-Parts"))
         bg.state = engine.apply(bg.state, action)
         # Like the page's htmx: the next request says which record lines it holds.
         bg.history[color] = history_header(body, bg.history.get(color))

@@ -33,7 +33,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from . import doorbells, selectors, services
+from . import boardpatch, doorbells, selectors, services
 from .ui import get_ui
 
 # Stands for the CSRF token in a cached board; never a valid token itself.
@@ -219,11 +219,12 @@ def board_response(
     version) is not looked for in the cache first."""
     key = board_key(game, seat)
     cached = _cache().get(key) if cacheable and not fresh else None
-    if cached is not None and len(cached) != 6:
-        cached = None  # written before the signature was kept
+    if cached is not None and len(cached) != 7:
+        cached = None  # written before the signature and the parts' hashes were kept
     part = None
+    cut = None  # the board's parts (games.boardpatch), once cut
     if cached is not None:
-        html, mode, totals, plain_tail, notation_tail, signature = cached
+        html, mode, totals, plain_tail, notation_tail, signature, hashes = cached
         if mode == history_mode(game):
             has = parse_history_header(request.headers.get("X-Wec-History"))
             part = _fragment(has, mode, plain_tail, notation_tail, tuple(totals))
@@ -235,6 +236,9 @@ def board_response(
         signature = context.get("seen_signature")
         context["csrf_token"] = CSRF_MARK
         html = render_to_string(get_ui(game.engine).BOARD_TEMPLATE, context)
+        cut = boardpatch.split(html)
+        owner = (game.pk, str(game.created), seat.color)
+        hashes = boardpatch.digests(cut[0], owner) if cut is not None else None
         if cacheable:
             value = (
                 html,
@@ -243,6 +247,7 @@ def board_response(
                 list(history["plain"][-TAIL:]),
                 list(history["notation"][-TAIL:]),
                 signature,
+                hashes,
             )
             # Nothing in this answer waits for its copy in the cache (a fetch
             # that comes first renders it again), so the doorbell thread
@@ -253,8 +258,22 @@ def board_response(
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)
         part = history_fragment(request, game, seat, history)
     since = since_fragment(since_last(game, seat, signature, quiet=quiet))
-    body = html.replace(CSRF_MARK, get_token(request)) + part + since
+    # Only the parts the page's board lacks, when it says which it has
+    # (games.boardpatch); else the whole board.
+    patched = None
+    if hashes is not None:
+        have = boardpatch.parse_have(request.headers.get(boardpatch.PARTS_HEADER))
+        if have is not None:
+            cut = cut if cut is not None else boardpatch.split(html)
+            changed = boardpatch.patch(cut[0], hashes, have) if cut is not None else None
+            patched = None if changed is None else changed + cut[1]
+    board = html if patched is None else patched
+    body = board.replace(CSRF_MARK, get_token(request)) + part + since
     response = HttpResponse(body, status=status)
+    if hashes is not None:
+        response[boardpatch.PARTS_HEADER] = " ".join(hashes)
+    if patched is not None:
+        response[boardpatch.PATCH_HEADER] = "1"
     # For the benchmark and the operators: whether the board came from the cache.
     response["X-Wec-Board-Cache"] = "miss" if cached is None else "hit"
     return response

@@ -393,10 +393,17 @@ def _render_square(sq, ctx, words: _Words) -> str:
     return "".join(out)
 
 
-def render_grid(context) -> SafeString:
+# Between the parts of a live board (games.boardpatch): before each Square
+# and after the last one.  An HTML comment, so the page's DOM is the same
+# with or without the answer being patched.
+PART_MARK = "<!--s-->"
+
+
+def render_grid(context, marks: bool = False) -> SafeString:
     """grid.html for the template context `context` (a dict or a Context):
     `board`, `color`, `board_label`, `act_url`, `board_url`, `sel_query`,
-    `seat` and `csrf_token`."""
+    `seat` and `csrf_token`.  `marks`: with PART_MARK before each Square
+    and after the last (the live board's parts, games.boardpatch)."""
     get = context.get
     board = get("board") or {}
     seat = get("seat")
@@ -427,8 +434,12 @@ def render_grid(context) -> SafeString:
             f'{_e(line["row"])}</span>\n      '
         )
         for sq in line["squares"]:
+            if marks:
+                out.append(PART_MARK)
             out.append(_square(sq, ctx, words))
         out.append("\n    </div>\n    ")
+    if marks:
+        out.append(PART_MARK)
     out.append('\n    <div class="rank files" aria-hidden="true">\n      <span class="coord"></span>\n      ')
     for c in board.get("cols") or ():
         out.append(f'<span class="coord file-coord">{_e(c)}</span>')

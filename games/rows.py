@@ -35,10 +35,11 @@ def _converters(models: tuple) -> dict:
     return out
 
 
-def select_models(sql: str, params, models: tuple) -> list[tuple]:
+def select_models(sql: str, params, models: tuple, extra: int = 0) -> list[tuple]:
     """Run `sql` (its columns: `columns(model, ...)` of each of `models`, in
-    order) and give one tuple of instances per row; a model whose primary
-    key is NULL in a row (an outer join that found nothing) gives None."""
+    order, then `extra` plain columns) and give one tuple of instances per
+    row, followed by the `extra` values as read; a model whose primary key
+    is NULL in a row (an outer join that found nothing) gives None."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -54,6 +55,8 @@ def select_models(sql: str, params, models: tuple) -> list[tuple]:
             values = row[at : at + len(names)]
             at += len(names)
             objects.append(None if values[pk_at] is None else model.from_db(connection.alias, names, values))
+        if extra:
+            objects.extend(row[at : at + extra])
         out.append(tuple(objects))
     return out
 

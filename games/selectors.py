@@ -136,6 +136,30 @@ def seat_by_color(game: Game, color: str) -> Seat | None:
     return None
 
 
+# The legal actions of the last few states asked about, by state object.
+# The committed states a process keeps (games.state_store, by game and
+# action number) are never changed, so the list made for the board of the
+# player to move serves that player's next submit on the same state (the
+# action is matched against it) and every board of that state.  Only the
+# player to move asks for a state's legal actions, so whether they are
+# already known depends only on that player's own requests.
+_LEGAL: dict[int, tuple] = {}
+_LEGAL_KEPT = 16
+
+
+def legal_actions(engine, state) -> list:
+    """`engine.legal_actions(state)`, made once per state object (its
+    entries are never changed by their users: treat them as read-only)."""
+    hit = _LEGAL.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    legal = engine.legal_actions(state)
+    if len(_LEGAL) >= _LEGAL_KEPT:
+        _LEGAL.pop(next(iter(_LEGAL)), None)
+    _LEGAL[id(state)] = (state, legal)
+    return legal
+
+
 def load_state(game: Game, upto: int | None = None):
     """The engine game after action `upto` (default: the latest).  The latest
     comes from the game's current-state row (or this process's copy of it), so
@@ -570,7 +594,7 @@ def move_options(
     if engine.to_move(state) != color:
         return options
     if legal is None:
-        legal = engine.legal_actions(state)
+        legal = legal_actions(engine, state)
     names = _piece_names(view) if view else {}
     origin = [row, col, level]
     seen = set()

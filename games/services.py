@@ -6,6 +6,7 @@ Side effects (WebSocket broadcasts, Celery tasks) are only sent from
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 from datetime import datetime, timedelta
@@ -16,11 +17,11 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import doorbells, state_store
+from . import doorbells, rows, state_store
 from .engine import get_game_engine
 from .integrity import append_action
 from .models import Color, Game, GameAction, Notification, Seat, other_color
-from .selectors import load_state, seats_with_users, with_seats
+from .selectors import legal_actions, load_state, with_seats
 from .ui import UI_REGISTRY, get_ui
 from .writes import Batch, json_value
 
@@ -128,6 +129,11 @@ def settle_views(
         seat.version += 1
         seat.view_digest = digest
         changed.append(seat)
+    if actor_color in views:
+        # The actor's new view, for the answer to this very action (the
+        # view that answers builds its board from it: games.ui.wec.context).
+        # Only the actor's: nothing computed for the other side is reused.
+        game.actor_view = {"color": actor_color, "seq": game.seq, "view": views[actor_color]}
     if views:
         # The game's own use of the views just computed (Wec keeps them at a
         # Turn boundary for its highlights), registered before the doorbells
@@ -579,16 +585,25 @@ def _validate_action(action) -> dict:
 
 
 def submit_action(
-    game_id: int, user, action, expected_seq: int | None = None, expected_version: int | None = None
+    game_id: int,
+    user,
+    action,
+    expected_seq: int | None = None,
+    expected_version: int | None = None,
+    note_shown: bool = False,
 ) -> GameAction:
     """Apply one action for `user` in game `game_id` (see _submit_action).
+    `note_shown`: the caller answers with the player's new board (an htmx
+    submit), so the seat's record of what it was shown (note_board_shown,
+    quiet) is written with the action, in its batch, not by a statement
+    of its own afterwards.
 
     Any exception other than a refusal (GameError) or a database outage
     (DatabaseError, answered as a 503 by the middleware) is an engine fault:
     the transaction has rolled back, so nothing changed; the full trace is
     logged and the player gets EngineFault's plain message."""
     try:
-        return _submit_action(game_id, user, action, expected_seq, expected_version)
+        return _submit_action(game_id, user, action, expected_seq, expected_version, note_shown)
     except (GameError, DatabaseError):
         raise
     except Exception as exc:
@@ -628,26 +643,41 @@ def _carry_turn_ends(game: Game, seats: list[Seat], rung: list[str], kind: str, 
             )
 
 
-def locked_game(game_id: int) -> Game:
-    """The game row, locked for this transaction (FOR UPDATE), with the hash
-    of its last action row as `last_action_hash` (None before the first), read
-    in the same statement: the next row is chained to it (games.integrity).
-    Written out (a raw query): the ORM's select_for_update with a subquery
-    cost three times as much CPU as the statement."""
-    found = list(Game.objects.raw(_LOCK_SQL, [game_id]))
+def locked_game(game_id: int) -> tuple[Game, list[Seat]]:
+    """The game row, locked for this transaction (FOR UPDATE OF the game row
+    only), with the hash of its last action row as `last_action_hash` (None
+    before the first), and its seats with their users (by colour): one
+    statement, one round trip (it was two, the lock and then the seats).
+    The next action row is chained to that hash (games.integrity).
+    Written out: the ORM's select_for_update with a subquery cost three
+    times as much CPU as the statement."""
+    found = rows.select_models(_LOCK_SQL(), [game_id], (Game, Seat, get_user_model()), extra=1)
     if not found:
         raise Game.DoesNotExist(f"no game {game_id}")
-    return found[0]
+    game = found[0][0]
+    game.last_action_hash = found[0][3]
+    seats = []
+    for _game, seat, user, _hash in found:
+        if seat is not None:
+            seat.user = user
+            seats.append(seat)
+    return game, seats
 
 
-_LOCK_SQL = (
-    f"SELECT g.*, (SELECT a.hash FROM {GameAction._meta.db_table} a WHERE a.game_id = g.id AND a.seq = g.seq) "
-    f"AS last_action_hash FROM {Game._meta.db_table} g WHERE g.id = %s FOR UPDATE OF g"
-)
+@functools.cache
+def _LOCK_SQL() -> str:  # noqa: N802 (a constant, made once the models are ready)
+    user = get_user_model()
+    return (
+        f"SELECT {rows.columns(Game, 'g')}, {rows.columns(Seat, 's')}, {rows.columns(user, 'u')}, "
+        f"(SELECT a.hash FROM {GameAction._meta.db_table} a WHERE a.game_id = g.id AND a.seq = g.seq) "
+        f"FROM {Game._meta.db_table} g LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id "
+        f"LEFT JOIN {user._meta.db_table} u ON u.{user._meta.pk.column} = s.user_id "
+        f"WHERE g.id = %s ORDER BY s.color FOR UPDATE OF g"
+    )
 
 
 def _submit_action(
-    game_id: int, user, action, expected_seq: int | None, expected_version: int | None
+    game_id: int, user, action, expected_seq: int | None, expected_version: int | None, note_shown: bool = False
 ) -> GameAction:
     """Apply one action for `user` in game `game_id`.
 
@@ -661,10 +691,9 @@ def _submit_action(
     action = _validate_action(action)
     with transaction.atomic():
         try:
-            game = locked_game(game_id)
+            game, seats = locked_game(game_id)
         except Game.DoesNotExist:
             raise NotYourGame(_("There is no such game.")) from None
-        seats = seats_with_users(game.pk)
         seat = next((s for s in seats if user is not None and s.user_id == getattr(user, "pk", None)), None)
         if seat is None:
             raise NotYourGame(_("You are not playing in this game."))
@@ -682,7 +711,7 @@ def _submit_action(
         # Only what the engine lists for the player is accepted, in the engine's
         # own form (so the log holds exactly the actions legal_actions gave);
         # the game's site package says how a posted action is matched.
-        action = ui.accepts(engine, state, seat.color, action, engine.legal_actions(state))
+        action = ui.accepts(engine, state, seat.color, action, legal_actions(engine, state))
         try:
             new_state = engine.apply(state, action)
         except ValueError as exc:  # the engine's IllegalAction is a ValueError
@@ -727,6 +756,8 @@ def _submit_action(
                 _notify(game, nxt.user, Notification.Kind.YOUR_TURN, batch=batch)
 
         rung = settle_views(game, seats, new_state, actor_color=seat.color, batch=batch)
+        if note_shown:
+            _note_shown_in_batch(game, seat, batch)
         batch.flush()
         _carry_turn_ends(game, seats, rung, action.get("type"), seat.color)
         # The game as written, with its seats (their new view versions): the
@@ -738,6 +769,28 @@ def _submit_action(
             if not (seat.user and seat.user.is_ai and game.to_move == seat.color):
                 _schedule_ai_if_needed(game)
         return entry
+
+
+def _note_shown_in_batch(game: Game, seat: Seat, batch: Batch) -> None:
+    """What note_board_shown(quiet=True) will write when the answer to this
+    action is served (the actor's board of its new view version, nothing new
+    to them), written now with the action's other rows: one statement less
+    per submit.  The answer then finds the record current and writes nothing."""
+    ui = get_ui(game.engine)
+    signature_of = getattr(ui, "view_signature", None)
+    shown = getattr(game, "actor_view", None)
+    if (
+        not getattr(ui, "SINCE_LAST", False)
+        or signature_of is None
+        or shown is None
+        or shown["color"] != seat.color
+        or game.status != Game.Status.ACTIVE
+        or seat.user_id is None
+    ):
+        return
+    shown["signature"] = signature_of(shown["view"])
+    seat.seen = {"v": seat.version, "sig": shown["signature"], "changed": []}
+    batch.add(f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s", [json_value(seat.seen), seat.pk])
 
 
 def _game_ended(game: Game, seats: list[Seat]) -> None:
@@ -906,7 +959,8 @@ def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool 
     # The signature's format is the game's (its site package compares them).
     changed = [] if quiet or not seen.get("sig") else get_ui(game.engine).signature_changes(seen["sig"], signature)
     seat.seen = {"v": seat.version, "sig": signature, "changed": changed}
-    Seat.objects.filter(pk=seat.pk).update(seen=seat.seen)
+    with connection.cursor() as cursor:  # written out: the ORM's UPDATE cost more CPU than the statement
+        cursor.execute(f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s", [json_value(seat.seen), seat.pk])
     return changed
 
 

@@ -72,9 +72,12 @@ def _remember(cache: OrderedDict, key: int, value) -> None:
 
 def clear_caches() -> None:
     """Forget every cached state and record (tests; a restored database)."""
+    from .selectors import _LEGAL  # the legal actions made per state object
+
     with _lock:
         _states.clear()
         _turns.clear()
+        _LEGAL.clear()
 
 
 # How many records before the first one asked for a read brings along.

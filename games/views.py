@@ -275,7 +275,9 @@ def game_act(request, game_id: int):
         version_text = request.POST.get("version", "")
         expected = int(version_text) if version_text != "" else None
         action = action_from_post(request.POST, lambda: _ui_of(game_id))
-        entry = services.submit_action(game_id, request.user, action, expected_version=expected)
+        entry = services.submit_action(
+            game_id, request.user, action, expected_version=expected, note_shown=bool(request.htmx)
+        )
     except services.NotYourGame:
         raise Http404 from None  # no such game, or not the player's: as every game page answers
     except services.GameError as exc:

@@ -15,8 +15,10 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def wec_grid(context):
-    return render_grid(context)
+def wec_grid(context, marks: bool = False):
+    """The grid; `marks=True` on the live board, whose answers may be sent
+    as their changed parts (games.boardpatch)."""
+    return render_grid(context, marks=marks)
 
 
 _ONCE: dict = {}

@@ -47,6 +47,56 @@
     var notation = document.querySelectorAll("#hist-notation-list > li").length;
     e.detail.headers["X-Wec-History"] = (hist.dataset.mode || "") + ":" + plain + ":" + notation;
   });
+  // A board answer may be only the parts of the board that changed
+  // (games/boardpatch.py).  Every board answer names its parts' hashes
+  // (X-Wec-Parts); the page keeps the HTML of the last few boards it was
+  // sent, as sent (not the DOM the script has changed since), and sends the
+  // hashes of the one it shows with its next board request.  A patched
+  // answer (X-Wec-Patch) holds only the parts that differ, each after
+  // <!--s:N-->: put together with the kept parts of the board the request
+  // named, they are exactly the HTML of a full answer, which htmx then swaps
+  // in as usual (so everything done after a swap is done as before).
+  var PART = "<!--s-->", END = "<!--e-->";
+  var keptBoards = [];  // [{hashes: "...", parts: [...]}], the newest last
+  var shownParts = "";  // the hashes of the board the page shows ("": unknown)
+  function keptBoard(hashes) {
+    for (var i = keptBoards.length - 1; i >= 0; i--) if (keptBoards[i].hashes === hashes) return keptBoards[i].parts;
+    return null;
+  }
+  document.body.addEventListener("htmx:configRequest", function (e) {
+    if (shownParts && e.detail.target && e.detail.target.id === "board") e.detail.headers["X-Wec-Parts"] = shownParts;
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    if (!e.detail.shouldSwap || !e.detail.target || e.detail.target.id !== "board" || !e.detail.xhr) return;
+    var xhr = e.detail.xhr;
+    var text = e.detail.serverResponse;
+    if (typeof text !== "string") return;
+    if (xhr.getResponseHeader("X-Wec-Patch") === "1") {
+      var sent = e.detail.requestConfig && e.detail.requestConfig.headers ? e.detail.requestConfig.headers["X-Wec-Parts"] : "";
+      var base = sent ? keptBoard(sent) : null;
+      var end = text.indexOf(END);
+      if (!base || end < 0) {  // not known any more: ask for the whole board
+        e.detail.shouldSwap = false;
+        shownParts = "";
+        refresh(true);
+        return;
+      }
+      var parts = base.slice();
+      text.slice(0, end).split("<!--s:").slice(1).forEach(function (chunk) {
+        var at = chunk.indexOf("-->");
+        parts[parseInt(chunk.slice(0, at), 10)] = chunk.slice(at + 3);
+      });
+      text = parts.join(PART) + text.slice(end);
+      e.detail.serverResponse = text;
+    }
+    var hashes = xhr.getResponseHeader("X-Wec-Parts") || "";
+    var cut = text.indexOf(END);
+    if (hashes && cut >= 0) {
+      keptBoards.push({ hashes: hashes, parts: text.slice(0, cut).split(PART) });
+      if (keptBoards.length > 4) keptBoards.shift();
+    }
+    shownParts = hashes && cut >= 0 ? hashes : "";
+  });
   // keep: ask for the board with the piece (and aiming mode) still selected.
   function refresh(keep) {
     var query = keep ? selectionQuery() : "";

@@ -194,5 +194,5 @@ def test_made_up_views_render_the_same(lang):
 def test_board_partial_uses_the_built_grid():
     """board.html puts the Python-built grid where grid.html was included."""
     text = (settings.BASE_DIR / "templates/games/wec/board.html").read_text(encoding="utf-8")
-    assert "{% wec_grid %}" in text
+    assert "{% wec_grid marks=True %}" in text
     assert '{% include "games/wec/grid.html" %}' not in text

@@ -22,19 +22,18 @@ from games.ui.wec import highlights
 
 # What one request may ask the database, whatever the game's length: the
 # session and the user; (submit) BEGIN, the game row locked with its last
-# action's hash, the seats, one batch of writes (the action row, a Turn
-# record when a Turn ends, the state row, the game row, a notification when
-# the turn passes, the seats' versions: games.writes), COMMIT; (board) the
-# game with its seats and the notifications read (one statement:
-# services.open_game), and for a render of a view version this process has
-# not seen the highlights' last Turn ends.  A process that never saw the
-# game adds the state row and the record's last lines.
-# The mover's answer is a new view version too, so its record of the board
-# shown is written once as well (see below).
-SUBMIT_MAX = 8
-SUBMIT_COLD_MAX = 11
-# A render of a new view version also writes, once, the seat's record of
-# the board it was shown ("changed since you last looked", issue 13).
+# action's hash and its seats with their users (one statement), one batch of
+# writes (the action row, a Turn record when a Turn ends, the state row, the
+# game row, a notification when the turn passes, the seats' versions, the
+# mover's record of the board it is answered with: games.writes), COMMIT;
+# (board) the game with its seats and the notifications read (one statement:
+# services.open_game), the seat's record of what it was shown (issue 13's
+# "changed since you last looked", once per view version), and for a render
+# of a view version this process has not seen the highlights' last Turn
+# ends.  A process that never saw the game adds the state row and the
+# record's last lines.
+SUBMIT_MAX = 6
+SUBMIT_COLD_MAX = 8
 BOARD_MISS_MAX = 5
 BOARD_MISS_COLD_MAX = 7
 BOARD_HIT_MAX = 3

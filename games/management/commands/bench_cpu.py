@@ -20,6 +20,7 @@ Prints figures; asserts none.
 from __future__ import annotations
 
 import cProfile
+import gc
 import json
 import logging
 import pstats
@@ -58,15 +59,17 @@ def _submit(client: Client, engine, bg, color: str, count: bool = False) -> tupl
     Queries are counted only when asked (counting them costs CPU itself)."""
     action = bg.choose(engine)
     headers = {"HTTP_HX_REQUEST": "true"}
-    if bg.history.get(color):
-        headers["HTTP_X_WEC_HISTORY"] = bg.history[color]
+    # The page's headers: the record it holds, the parts of the board it shows.
+    for name, value in benchkit.board_headers(bg, color).items():
+        headers["HTTP_" + name.upper().replace("-", "_")] = value
     with CaptureQueriesContext(connection) if count else _NoQueries() as queries:
         t = time.process_time()
         response = client.post(f"/games/{bg.game_id}/act/", {"action": json.dumps(action)}, **headers)
         took = time.process_time() - t
     if response.status_code == 200:
         bg.state = engine.apply(bg.state, action)
-        bg.history[color] = benchkit.history_header(response.content, bg.history.get(color))
+        body = benchkit.take_board(bg, color, response.content, response.get("X-Wec-Patch"), response.get("X-Wec-Parts"))
+        bg.history[color] = benchkit.history_header(body, bg.history.get(color))
     return took, response.status_code, len(queries.captured_queries), len(response.content)
 
 
@@ -94,6 +97,10 @@ class Command(BaseCommand):
         clients = {c: _client(p) for c, p in bg.players.items()}
         for _ in range(5):  # warm up (templates, translations, connections)
             _submit(clients[engine.to_move(bg.state)], engine, bg, engine.to_move(bg.state))
+        # As a web process does after start-up (wecsite/asgi.py): without it the
+        # collector's full passes over all of Django land on random submits.
+        gc.collect()
+        gc.freeze()
         prof = cProfile.Profile() if (profile or top) else None
         cpu, queries, sizes = [], [], []
         for _ in range(submits):

@@ -269,13 +269,14 @@ class Command(BaseCommand):
                         msg = sockets[other].recv(max(0.001, until - time.perf_counter()))
                     if msg and msg.get("type") == "changed" and msg["version"] != g.shown.get(other):
                         hh = g.players[other].headers()
-                        if g.history.get(other):
-                            hh["X-Wec-History"] = g.history[other]
-                        status, body, _r = h.request("GET", f"/games/{g.game_id}/board/", hh)
+                        hh.update(benchkit.board_headers(g, other))
+                        status, body, r = h.request("GET", f"/games/{g.game_id}/board/", hh)
                         if status != 200:
                             errors[0] += 1
                         else:
                             refresh.append(time.perf_counter() - done)
+                            body = benchkit.take_board(g, other, body, r.getheader("X-Wec-Patch"),
+                                                       r.getheader("X-Wec-Parts"))
                             g.history[other] = benchkit.history_header(body, g.history.get(other))
                             m = benchkit.VERSION_RE.search(body)
                             g.shown[other] = int(m.group(1)) if m else g.shown.get(other)

@@ -17,6 +17,26 @@ from .constants import LEVELS, SIZE
 if TYPE_CHECKING:  # only for annotations: the state imports this module
     from .state import Game
 
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of plain document data (dicts, lists, tuples, strings,
+    numbers), as copy.deepcopy would make it, at a fifth of its cost: every
+    action's state row is dumped, and the start position alone is ~11 KB of
+    nested dicts (deepcopy's memo and dispatch were ~0.3 ms of each submit).
+    Anything else is left to deepcopy."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else _copy(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else _copy(v) for v in value]
+    if kind in _ATOMS:
+        return value
+    if kind is tuple:
+        return tuple(_copy(v) for v in value)
+    return copy.deepcopy(value)
+
 
 def transport_doc(t: tuple[Any, ...]) -> dict[str, Any]:
     d: dict[str, Any] = {"article": t[0], "to": [t[1], t[2], LEVELS[t[3]]], "path": t[4]}
@@ -77,14 +97,14 @@ def dump_scenario(game: Game, history: bool = True) -> dict[str, Any]:
         "articles": articles,
         "reinforcements": reinforcements,
         "locks": [{"watcher": a, "watched": b} for a, b in game.locks],
-        "turn": copy.deepcopy(game.turn),
-        "projectiles": copy.deepcopy(list(game.projectiles)),
-        "result": copy.deepcopy(game.result),
-        "log": copy.deepcopy(list(game.log)) if history else None,
-        "turn_log": copy.deepcopy(list(game.turn_log)),
+        "turn": _copy(game.turn),
+        "projectiles": _copy(list(game.projectiles)),
+        "result": _copy(game.result),
+        "log": _copy(list(game.log)) if history else None,
+        "turn_log": _copy(list(game.turn_log)),
         "next_id": game.next_id,
         "revealed": [list(r) for r in game.revealed],
-        "start": copy.deepcopy(game.start),
+        "start": _copy(game.start),
         "markers": {c: [list(m) for m in game.markers[c]] for c in ("black", "white")},
     }
     if not history:

@@ -9,6 +9,7 @@ from games import game_options as OPTIONS  # noqa: N812 (the options form, as Ga
 
 from .context import board_context, board_params, kept_selection, review_context, watch_context
 from .highlights import carry_ends, signature_changes, since_last_text
+from .highlights import signature as view_signature
 
 NAME = "wec"
 LABEL = _("Weaponized Chess")
@@ -53,6 +54,7 @@ __all__ = [
     "refusal",
     "review_context",
     "signature_changes",
+    "view_signature",
     "since_last_text",
     "watch_context",
 ]

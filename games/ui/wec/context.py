@@ -42,9 +42,14 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
     legal actions only."""
     engine = get_game_engine(game.engine)
     state = selectors.load_state(game)
-    view = engine.view(state, seat.color, history=False)
+    # The answer to the player's own action: its view was computed by the
+    # service (services.settle_views), with its signature when noted.
+    shown = getattr(game, "actor_view", None)
+    if shown is not None and (shown["color"], shown["seq"]) != (seat.color, game.seq):
+        shown = None
+    view = shown["view"] if shown is not None else engine.view(state, seat.color, history=False)
     my_turn = game.status == Game.Status.ACTIVE and game.to_move == seat.color
-    legal = engine.legal_actions(state) if my_turn else []
+    legal = selectors.legal_actions(engine, state) if my_turn else []
     own_places = {
         (p.get("row"), p.get("col"), p.get("level", "ground"))
         for p in view.get("pieces", []) if p.get("color") == seat.color
@@ -110,7 +115,7 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         "arrows": arrows.for_player(game, seat.color, state, history["notation"]),
         # What this view shows on each Square, for "changed since you last
         # looked" (games/boardcache.py); not rendered into the board itself.
-        "seen_signature": highlights.signature(view),
+        "seen_signature": shown["signature"] if shown and "signature" in shown else highlights.signature(view),
     }
 
 

@@ -1,0 +1,115 @@
+"""A live board answered as its changed parts (issue 12).
+
+The live Wec board is ~100 KB of HTML, and after an action most of it is
+what the page already shows: of its 100 Squares only those whose content
+changed differ.  Its HTML is cut into parts by comments (`PART_MARK`
+before each Square and after the last one, `END_MARK` before the closing
+tag: games.fastboard, templates/games/wec/board.html), and every board
+answer says what its parts are in the `X-Wec-Parts` header: a short hash of
+each part, in order.
+
+A page sends that header back with its next board request (the hashes of
+the board it shows, as it was received: static/js/game.js keeps the
+received HTML, not the DOM the script has changed since).  When the new
+board has as many parts, the answer is only the parts whose hash differs,
+each after `<!--s:N-->`, then the rest of the answer as usual (from
+END_MARK: the board's closing tag, the record lines, the since-last data),
+with `X-Wec-Patch: 1`.  The page puts the parts it kept and the new ones
+together, joined by PART_MARK, which gives the very HTML a full answer
+would have had (up to the CSRF tokens, which are per request anyway), and
+swaps that in as it swaps a full answer.  Anything else (no header, a
+different number of parts, a malformed header) gets the whole board.
+
+Nothing here depends on anything but the player's own boards: the hashes
+are of the HTML that player is sent, and which parts are sent depends on
+the board the page shows and the new one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from .fastboard import PART_MARK
+
+END_MARK = "<!--e-->"
+PARTS_HEADER = "X-Wec-Parts"
+PATCH_HEADER = "X-Wec-Patch"
+# At most this many parts in a header a page sends (the board has 102).
+MAX_PARTS = 256
+_HASH = re.compile(r"[0-9a-f]{12}")
+
+
+def split(html: str) -> tuple[list[str], str] | None:
+    """(the parts of a board's HTML, the rest from END_MARK on), or None for
+    HTML that is not cut into parts (another game's board, a review)."""
+    end = html.find(END_MARK)
+    if end < 0 or PART_MARK not in html:
+        return None
+    return html[:end].split(PART_MARK), html[end:]
+
+
+# Per player (game, colour): the digest of each part already hashed, by the
+# part's own Python hash (a board after an action repeats most of the parts
+# of the one before, and blake2b over ~100 KB of mostly unchanged HTML was
+# half a millisecond per answer).  Kept per player, as games.fastboard keeps
+# its Squares, so that how long an answer takes depends only on that
+# player's own boards.
+_KNOWN: dict[tuple, dict[int, str]] = {}
+_KNOWN_PLAYERS = 32
+_KNOWN_PARTS = 2048
+
+
+def digests(parts: list[str], owner: tuple | None = None) -> list[str]:
+    """A 48-bit hash of each part (a wrong part kept by a collision would
+    need two different Squares of one player's boards to collide); `owner`
+    (game id, creation time, colour) keeps the player's digests between
+    answers."""
+    if owner is None:
+        return [hashlib.blake2b(part.encode(), digest_size=6).hexdigest() for part in parts]
+    known = _KNOWN.get(owner)
+    if known is None:
+        if len(_KNOWN) >= _KNOWN_PLAYERS:
+            _KNOWN.pop(next(iter(_KNOWN)), None)
+        known = _KNOWN[owner] = {}
+    elif len(known) > _KNOWN_PARTS:
+        known.clear()
+    out = []
+    for part in parts:
+        key = hash(part)
+        digest = known.get(key)
+        if digest is None:
+            digest = known[key] = hashlib.blake2b(part.encode(), digest_size=6).hexdigest()
+        out.append(digest)
+    return out
+
+
+def parse_have(value: str | None) -> list[str] | None:
+    """The hashes a page says its board has, or None when absent or malformed."""
+    if not value:
+        return None
+    have = value.split(" ")
+    if len(have) > MAX_PARTS or not all(_HASH.fullmatch(h) for h in have):
+        return None
+    return have
+
+
+def patch(parts: list[str], hashes: list[str], have: list[str] | None) -> str | None:
+    """The changed parts, each after its `<!--s:N-->`, for a page whose board
+    has the parts `have`; None when the page's board is not known well
+    enough to patch (it then gets the whole board)."""
+    if have is None or len(have) != len(parts):
+        return None
+    return "".join(f"<!--s:{i}-->{part}" for i, (part, h, old) in enumerate(zip(parts, hashes, have, strict=True)) if h != old)
+
+
+def apply(parts: list[str], body: str) -> tuple[list[str], str]:
+    """What the page does with a patched answer `body`, given the parts of
+    the board it showed: (the new board's parts, the rest from END_MARK).
+    For tests and the benchmark's client."""
+    end = body.index(END_MARK)
+    new = list(parts)
+    for chunk in body[:end].split("<!--s:")[1:]:
+        index, _sep, text = chunk.partition("-->")
+        new[int(index)] = text
+    return new, body[end:]
