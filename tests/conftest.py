@@ -32,6 +32,37 @@ def _site_language_after_each_test():
     translation.activate(settings.LANGUAGE_CODE)
 
 
+def _sequences() -> dict[str, int]:
+    """Every id sequence of the test database and its last value (0: unused)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT schemaname || '.' || sequencename, COALESCE(last_value, 0) FROM pg_sequences "
+            "WHERE schemaname = current_schema()"
+        )
+        return dict(cursor.fetchall())
+
+
+@pytest.fixture
+def ids_never_repeat(django_db_blocker):
+    """For a test that restarts the id sequences (the two-world leak tests
+    number both worlds alike): afterwards every sequence continues past any
+    id used before or during it.  The run's Redis keys (rendered boards) and
+    the process caches are keyed by game id, and a later test whose game got
+    an id used earlier in the run would be served that game's board."""
+    with django_db_blocker.unblock():
+        before = _sequences()
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        after = _sequences()
+        with connection.cursor() as cursor:
+            for name, value in after.items():
+                cursor.execute("SELECT setval(%s, %s)", [name, max(value, before.get(name, 0)) + 1])
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings():
     """A test database name of its own for every run: test_<name>_<pid>_<time>."""

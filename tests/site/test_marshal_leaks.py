@@ -26,7 +26,7 @@ from games.models import Notification
 from games.rules import marshal as rules
 from wecsite.asgi import application
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("ids_never_repeat")]
 
 
 def P(kind: str, color: str, row: int, col: int) -> dict:

@@ -38,7 +38,7 @@ from games.ui.wec import highlights, review
 from wecsite import siteurl
 from wecsite.asgi import application
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("ids_never_repeat")]
 
 
 def P(kind: str, color: str, row: int, col: int, level: str = "ground", **extra) -> dict:
