@@ -398,15 +398,23 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
         pieces = game.pieces
         color = p.color
         any_colour = weapon == JET_ROCKET
-        for r in range(max(1, p.row - reach), min(SIZE, p.row + reach) + 1):
-            row_base = (r - 1) * SIZE - 1
-            for c in range(max(1, p.col - reach), min(SIZE, p.col + reach) + 1):
-                for i in board[(row_base + c) * 3 + level]:
-                    if i in hidden or i == pid or (not any_colour and pieces[i].color == color):
-                        continue
-                    out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
-                                "target": [r, c, name]})
-                    break
+        r0, r1 = max(1, p.row - reach), min(SIZE, p.row + reach)
+        c0, c1 = max(1, p.col - reach), min(SIZE, p.col + reach)
+        if level == GROUND:
+            squares: Any = ((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+        else:
+            # Only the Pieces away from the ground (Game.aloft) can be at the
+            # air or sub level: their Squares in reach, in the board's order
+            # (what scanning every Square in reach would meet).
+            squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, game.aloft)
+                              if q.level == level and r0 <= q.row <= r1 and c0 <= q.col <= c1})
+        for r, c in squares:
+            for i in board[((r - 1) * SIZE + c - 1) * 3 + level]:
+                if i in hidden or i == pid or (not any_colour and pieces[i].color == color):
+                    continue
+                out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
+                            "target": [r, c, name]})
+                break
         if weapon == JET_ROCKET:
             return out
         out.extend({"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
