@@ -189,18 +189,24 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
     # first open one is kept: the Move is the same, only its route differs.
     landed: set[tuple[int, bool]] = set()
 
+    # The passenger (the same for every destination: nothing changes the
+    # board while the Moves are listed), and whether the carrier may leave it.
+    passenger = _passenger(game, p)
+    alone_ok = passenger is None or not _stranded(passenger)
+    alone = [p]
+    pid = p.id
+
     def simple(dest_slot: int, passing: tuple[int, ...], kind: int, carrier_flies: bool = False) -> None:
         for s in passing:
             if not kn.empty(s):
                 return
-        passenger = _passenger(game, p)
-        if (dest_slot, False) not in landed and (passenger is None or not _stranded(passenger)):
-            if can_land(kn, dest_slot, [p], kind):
+        if alone_ok and (dest_slot, False) not in landed:
+            if can_land(kn, dest_slot, alone, kind):
                 landed.add((dest_slot, False))
-                out.append(Candidate(p.id, passing + (dest_slot,), kind))
+                out.append(Candidate(pid, passing + (dest_slot,), kind))
         if (
-            (dest_slot, True) not in landed
-            and passenger is not None
+            passenger is not None
+            and (dest_slot, True) not in landed
             and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies)
             and can_land(kn, dest_slot, [p, passenger], kind)
         ):

@@ -107,7 +107,7 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
             continue
         where = [p.row, p.col, LEVELS[p.level]]
         if armed:
-            fire_actions(game, p, where, hidden, out)
+            fire_actions(game, p, where, hidden, out, armed)
         if handy:
             article_actions(game, p, own, where, out)
     reinforce_actions(game, out)

@@ -311,15 +311,17 @@ def stun(g: Game, pid: int, events: list[dict[str, Any]]) -> None:
         come_down(g, pid, events, "stunner_kill")
 
 
-def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int], out: list[dict[str, Any]]) -> None:
+def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int], out: list[dict[str, Any]],
+                 weapons: tuple[str, ...] | None = None) -> None:
     """Add every legal Fire of ``p`` (not stunned) to ``out``, as its side
-    knows the board."""
+    knows the board; ``weapons``, when the caller has them, are ``p``'s
+    (``_weapons(p)``)."""
     fires = game.turn["fires"]
     if len(fires) >= 2:
         return
     pid = p.id
     free = game.options["action_restriction"] == "none"
-    for weapon in _weapons(p):
+    for weapon in _weapons(p) if weapons is None else weapons:
         # fire_block, inlined for the weapons _weapons lists (each has a
         # strength; Transports only while the Piece is in none).
         key = "rocket_launcher" if weapon == JET_ROCKET else weapon
@@ -417,16 +419,16 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
                 break
         if weapon == JET_ROCKET:
             return out
-        out.extend({"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
-                   for d0, d1 in _AIMS[(p.row, p.col)])
+        out.extend([{"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
+                    for d0, d1 in _AIMS[p.row * 16 + p.col]])
         return out
     return [{"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
-            for d0, d1 in _AIMS[(p.row, p.col)]]
+            for d0, d1 in _AIMS[p.row * 16 + p.col]]
 
 
-# The directions that stay on the board, from each Square.
+# The directions that stay on the board, from each Square (keyed row * 16 + col).
 _AIMS = {
-    (r, c): tuple(d for d in DIRECTIONS if on_board(r + d[0], c + d[1]))
+    r * 16 + c: tuple(d for d in DIRECTIONS if on_board(r + d[0], c + d[1]))
     for r in range(1, SIZE + 1)
     for c in range(1, SIZE + 1)
 }
