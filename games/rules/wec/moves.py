@@ -258,8 +258,26 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
 def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
     if p.level != GROUND:
         return
-    movement = game.options["movement"]
-    sq, color = p.sq, p.color
+    opts = game.options
+    movement = opts["movement"]
+    pawn_movement = "" if movement in ("weaponized", "standard_chess") else opts["pawn_movement"]
+    alone = [p]
+    for squares, kind in _pawn_steps(movement, pawn_movement, p.color, p.sq, p.moved):
+        for s in squares[:-1]:
+            if not kn.empty(s):
+                break
+        else:
+            if can_land(kn, squares[-1], alone, kind):
+                out.append(Candidate(p.id, squares, kind))
+
+
+@cache
+def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: bool
+                ) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The ground places of each step a Pawn of ``color`` on ``sq`` may try,
+    in the order tried, with its kind (memoized: geometry only; a step that
+    leaves the board is left out)."""
+    out: list[tuple[tuple[int, ...], int]] = []
 
     def add(steps: tuple[tuple[int, int], ...], kind: int) -> None:
         squares = []
@@ -268,22 +286,18 @@ def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             if s is None:
                 return
             squares.append(_slot(s, GROUND))
-        for s in squares[:-1]:
-            if not kn.empty(s):
-                return
-        if can_land(kn, squares[-1], [p], kind):
-            out.append(Candidate(p.id, tuple(squares), kind))
+        out.append((tuple(squares), kind))
 
     if movement == "weaponized":
         for side in (-1, 1):
             add(((1, side),), PEACEFUL)
-            if not p.moved:
+            if not moved:
                 add(((1, side), (2, 2 * side)), PEACEFUL)
         for step in ((1, 0), (0, -1), (0, 1)):
             add((step,), CAPTURE_ONLY)
     elif movement == "standard_chess":
         add(((1, 0),), PEACEFUL)
-        if not p.moved:
+        if not moved:
             add(((1, 0), (2, 0)), PEACEFUL)
         for side in (-1, 1):
             add(((1, side),), CAPTURE_ONLY)
@@ -292,9 +306,10 @@ def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             "all_sides_and_forward": ((1, -1), (1, 0), (1, 1), (0, -1), (0, 1)),
             "all_forward": ((1, -1), (1, 0), (1, 1)),
             "all_but_front": ((1, -1), (1, 1), (0, -1), (0, 1)),
-        }[game.options["pawn_movement"]]
+        }[pawn_movement]
         for step in steps:
             add((step,), COMBAT)
+    return tuple(out)
 
 
 def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
