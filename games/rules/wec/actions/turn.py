@@ -195,17 +195,14 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
             game.update(pid, transport=q.transport[:5] + (False,))
         else:
             transport_step(game, pid, events)
-    pieces = game.pieces
-    for pid, q in list(pieces.items()):
+    for pid, q in list(game.pieces.items()):
         if q.color != color or not (q.stun or q.cooldowns):
             continue
         cooldowns = tuple((k, v - 1) for k, v in q.cooldowns if v > 1)
         if q.stun:
             game.update(pid, stun=max(0, q.stun - 1), cooldowns=cooldowns)
         else:
-            # Game.update, for a change of cooldowns alone: no Move, index or
-            # sight depends on them (see state.moves_key).
-            pieces[pid] = q._replace(cooldowns=cooldowns)
+            game.cool(pid, cooldowns)
     settle_stranded(game, events)
     prune_locks(game)
     prune_revealed(game)
