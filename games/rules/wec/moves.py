@@ -189,18 +189,24 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
     # first open one is kept: the Move is the same, only its route differs.
     landed: set[tuple[int, bool]] = set()
 
+    # The passenger (the same for every destination: nothing changes the
+    # board while the Moves are listed), and whether the carrier may leave it.
+    passenger = _passenger(game, p)
+    alone_ok = passenger is None or not _stranded(passenger)
+    alone = [p]
+    pid = p.id
+
     def simple(dest_slot: int, passing: tuple[int, ...], kind: int, carrier_flies: bool = False) -> None:
         for s in passing:
             if not kn.empty(s):
                 return
-        passenger = _passenger(game, p)
-        if (dest_slot, False) not in landed and (passenger is None or not _stranded(passenger)):
-            if can_land(kn, dest_slot, [p], kind):
+        if alone_ok and (dest_slot, False) not in landed:
+            if can_land(kn, dest_slot, alone, kind):
                 landed.add((dest_slot, False))
-                out.append(Candidate(p.id, passing + (dest_slot,), kind))
+                out.append(Candidate(pid, passing + (dest_slot,), kind))
         if (
-            (dest_slot, True) not in landed
-            and passenger is not None
+            passenger is not None
+            and (dest_slot, True) not in landed
             and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies)
             and can_land(kn, dest_slot, [p, passenger], kind)
         ):
@@ -252,8 +258,26 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
 def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
     if p.level != GROUND:
         return
-    movement = game.options["movement"]
-    sq, color = p.sq, p.color
+    opts = game.options
+    movement = opts["movement"]
+    pawn_movement = "" if movement in ("weaponized", "standard_chess") else opts["pawn_movement"]
+    alone = [p]
+    for squares, kind in _pawn_steps(movement, pawn_movement, p.color, p.sq, p.moved):
+        for s in squares[:-1]:
+            if not kn.empty(s):
+                break
+        else:
+            if can_land(kn, squares[-1], alone, kind):
+                out.append(Candidate(p.id, squares, kind))
+
+
+@cache
+def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: bool
+                ) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The ground places of each step a Pawn of ``color`` on ``sq`` may try,
+    in the order tried, with its kind (memoized: geometry only; a step that
+    leaves the board is left out)."""
+    out: list[tuple[tuple[int, ...], int]] = []
 
     def add(steps: tuple[tuple[int, int], ...], kind: int) -> None:
         squares = []
@@ -262,22 +286,18 @@ def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             if s is None:
                 return
             squares.append(_slot(s, GROUND))
-        for s in squares[:-1]:
-            if not kn.empty(s):
-                return
-        if can_land(kn, squares[-1], [p], kind):
-            out.append(Candidate(p.id, tuple(squares), kind))
+        out.append((tuple(squares), kind))
 
     if movement == "weaponized":
         for side in (-1, 1):
             add(((1, side),), PEACEFUL)
-            if not p.moved:
+            if not moved:
                 add(((1, side), (2, 2 * side)), PEACEFUL)
         for step in ((1, 0), (0, -1), (0, 1)):
             add((step,), CAPTURE_ONLY)
     elif movement == "standard_chess":
         add(((1, 0),), PEACEFUL)
-        if not p.moved:
+        if not moved:
             add(((1, 0), (2, 0)), PEACEFUL)
         for side in (-1, 1):
             add(((1, side),), CAPTURE_ONLY)
@@ -286,9 +306,10 @@ def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             "all_sides_and_forward": ((1, -1), (1, 0), (1, 1), (0, -1), (0, 1)),
             "all_forward": ((1, -1), (1, 0), (1, 1)),
             "all_but_front": ((1, -1), (1, 1), (0, -1), (0, 1)),
-        }[game.options["pawn_movement"]]
+        }[pawn_movement]
         for step in steps:
             add((step,), COMBAT)
+    return tuple(out)
 
 
 def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:

@@ -371,6 +371,14 @@ class Game:
             self.aloft = self.aloft ^ {pid}
         return new
 
+    def cool(self, pid: int, cooldowns: tuple[tuple[str, int], ...]) -> Piece:
+        """``update(pid, cooldowns=...)`` without its checks: no Move (see
+        ``moves_key``), index or sight depends on a Piece's cooldowns, so
+        this touches nothing (the end of every Turn counts them down)."""
+        new = self.pieces[pid]._replace(cooldowns=cooldowns)
+        self.pieces[pid] = new
+        return new
+
     def at(self, slot: int) -> list[Piece]:
         pieces = self.pieces
         return [pieces[i] for i in self.board[slot]]

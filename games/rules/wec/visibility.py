@@ -15,6 +15,8 @@ hidden Sub level l. 146-153, 394-405.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .constants import INHERENT, PRIMARY, SUB
 from .state import Game, Piece
 
@@ -47,21 +49,38 @@ def hidden_from(game: Game, color: str) -> frozenset[int]:
 def same_sight(before: Game, after: Game) -> bool:
     """Whether ``after`` (made from ``before`` by one action) hides the same
     Pieces from each side: the same Pieces that may hide or find hidden ones
-    (Game.special), each unchanged, the same lock-ons with unchanged
-    watchers, the same sightings and options."""
+    (Game.special), each the same as far as sight goes (``_sight_key``: its
+    type, colour, place and Articles; not its cooldowns, stun or Transport),
+    the same lock-ons with watchers of the same colours, the same sightings
+    of those Pieces (a sighting of any other Piece is never read) and the
+    same options: everything :func:`_hidden_from` reads."""
     if not (
         before.hidden_cache is not None
-        and after.special == before.special
         and after.options is before.options
-        and after.revealed == before.revealed
+        and after.special == before.special
         and after.locks == before.locks
     ):
         return False
     old, new = before.pieces, after.pieces
-    for i in after.special:
-        if new.get(i) is not old.get(i):
+    special = after.special
+    for i in special:
+        p, q = new.get(i), old.get(i)
+        if p is not q and (p is None or q is None or _sight_key(p) != _sight_key(q)):
             return False
-    return all(new.get(w) is old.get(w) for w, _ in after.locks)
+    for w, _ in after.locks:
+        p, q = new.get(w), old.get(w)
+        if p is not q and (p is None or q is None or p.color != q.color):
+            return False
+    if after.revealed != before.revealed:
+        # Only the sightings of the Pieces that may hide are read.
+        if {r for r in after.revealed if r[0] in special} != {r for r in before.revealed if r[0] in special}:
+            return False
+    return True
+
+
+def _sight_key(p: Piece) -> tuple[Any, ...]:
+    """Everything about a Piece that :func:`_hidden_from` reads."""
+    return (p.id, p.type, p.color, p.row, p.col, p.level, p.articles)
 
 
 def hidden_after(before: Game, after: Game, color: str, same: bool | None = None) -> frozenset[int]:

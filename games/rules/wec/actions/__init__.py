@@ -23,7 +23,7 @@ from ..visibility import hidden_from, update_markers
 from .articles import article_actions, do_drop, do_exchange, do_pickup
 from .common import ACTION_TYPES, PLACES, IllegalAction
 from .effects import prune_locks, prune_revealed, settle_stranded
-from .fire import do_fire, fire_actions
+from .fire import do_fire, fire_actions, weapons_of
 from .move import apply_move, move_action, own_candidates
 from .record import primaries, record, settle, turn_over
 from .reinforce import do_reinforce, reinforce_actions, track_reinforcements
@@ -99,10 +99,16 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
     for p in own:
         if p.stun:
             continue
+        # Most Pieces have no weapon to fire and nothing to pick up, drop or
+        # give: they are passed over before anything is built for them.
+        armed = can_fire and weapons_of(p)
+        handy = p.articles or (p.level == GROUND and ground[(p.row - 1) * SIZE + p.col - 1])
+        if not (armed or handy):
+            continue
         where = [p.row, p.col, LEVELS[p.level]]
-        if can_fire:
-            fire_actions(game, p, where, hidden, out)
-        if p.articles or (p.level == GROUND and ground[p.sq]):
+        if armed:
+            fire_actions(game, p, where, hidden, out, armed)
+        if handy:
             article_actions(game, p, own, where, out)
     reinforce_actions(game, out)
     return out

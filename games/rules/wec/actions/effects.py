@@ -71,6 +71,13 @@ def prune_revealed(g: Game) -> None:
     """Forget sightings of Pieces that have moved on (or are gone)."""
     if g.revealed:
         pieces = g.pieces
+        for r in g.revealed:
+            p = pieces.get(r[0])
+            if p is None or ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level != r[1]:
+                break
+        else:
+            # All still hold (most of the time): nothing is rebuilt.
+            return
         keep = []
         for r in g.revealed:
             p = pieces.get(r[0])

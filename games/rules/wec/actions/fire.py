@@ -311,15 +311,17 @@ def stun(g: Game, pid: int, events: list[dict[str, Any]]) -> None:
         come_down(g, pid, events, "stunner_kill")
 
 
-def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int], out: list[dict[str, Any]]) -> None:
+def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int], out: list[dict[str, Any]],
+                 weapons: tuple[str, ...] | None = None) -> None:
     """Add every legal Fire of ``p`` (not stunned) to ``out``, as its side
-    knows the board."""
+    knows the board; ``weapons``, when the caller has them, are ``p``'s
+    (``_weapons(p)``)."""
     fires = game.turn["fires"]
     if len(fires) >= 2:
         return
     pid = p.id
     free = game.options["action_restriction"] == "none"
-    for weapon in _weapons(p):
+    for weapon in _weapons(p) if weapons is None else weapons:
         # fire_block, inlined for the weapons _weapons lists (each has a
         # strength; Transports only while the Piece is in none).
         key = "rocket_launcher" if weapon == JET_ROCKET else weapon
@@ -398,27 +400,35 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
         pieces = game.pieces
         color = p.color
         any_colour = weapon == JET_ROCKET
-        for r in range(max(1, p.row - reach), min(SIZE, p.row + reach) + 1):
-            row_base = (r - 1) * SIZE - 1
-            for c in range(max(1, p.col - reach), min(SIZE, p.col + reach) + 1):
-                for i in board[(row_base + c) * 3 + level]:
-                    if i in hidden or i == pid or (not any_colour and pieces[i].color == color):
-                        continue
-                    out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
-                                "target": [r, c, name]})
-                    break
+        r0, r1 = max(1, p.row - reach), min(SIZE, p.row + reach)
+        c0, c1 = max(1, p.col - reach), min(SIZE, p.col + reach)
+        if level == GROUND:
+            squares: Any = ((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+        else:
+            # Only the Pieces away from the ground (Game.aloft) can be at the
+            # air or sub level: their Squares in reach, in the board's order
+            # (what scanning every Square in reach would meet).
+            squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, game.aloft)
+                              if q.level == level and r0 <= q.row <= r1 and c0 <= q.col <= c1})
+        for r, c in squares:
+            for i in board[((r - 1) * SIZE + c - 1) * 3 + level]:
+                if i in hidden or i == pid or (not any_colour and pieces[i].color == color):
+                    continue
+                out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
+                            "target": [r, c, name]})
+                break
         if weapon == JET_ROCKET:
             return out
-        out.extend({"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
-                   for d0, d1 in _AIMS[(p.row, p.col)])
+        out.extend([{"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
+                    for d0, d1 in _AIMS[p.row * 16 + p.col]])
         return out
     return [{"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
-            for d0, d1 in _AIMS[(p.row, p.col)]]
+            for d0, d1 in _AIMS[p.row * 16 + p.col]]
 
 
-# The directions that stay on the board, from each Square.
+# The directions that stay on the board, from each Square (keyed row * 16 + col).
 _AIMS = {
-    (r, c): tuple(d for d in DIRECTIONS if on_board(r + d[0], c + d[1]))
+    r * 16 + c: tuple(d for d in DIRECTIONS if on_board(r + d[0], c + d[1]))
     for r in range(1, SIZE + 1)
     for c in range(1, SIZE + 1)
 }

@@ -27,6 +27,19 @@ def track_reinforcements(game: Game) -> None:
     ``game.turn["armed"]`` (docs/rulings.md, "Readying a reinforcement")."""
     if not game.reinforcements:
         return
+    board = game.board
+    for r in game.reinforcements:
+        # The cases that change nothing, as below (most of them, most of the
+        # time): when every reinforcement is one, nothing is rebuilt.
+        if r.armed:
+            # Ready already, or its ground not yet left.
+            if r.ready or board[((r.row - 1) * SIZE + r.col - 1) * 3]:
+                continue
+        elif not board[((r.row - 1) * SIZE + r.col - 1) * 3]:
+            continue
+        break
+    else:
+        return
     changed = False
     out = []
     armed_now = game.turn.get("armed", ())

@@ -10,6 +10,7 @@ counters count down (l. 121-124, 162-164). Then the Turn's notation is kept
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 from ..constants import LEVEL_INDEX, other, slot_of
@@ -72,8 +73,8 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
     return proj
 
 
-#: Finished Turns a game keeps unwritten at most (see PendingTurn).
-MAX_PENDING = 3
+#: Finished Turns a game keeps unpacked at most (see PendingTurn).
+MAX_PENDING = 2
 
 
 class PendingTurn:
@@ -83,22 +84,37 @@ class PendingTurn:
     dict the first time the game's log is read and keeps it (every game that
     shares this Turn then reads the same dict). The dict is exactly what
     writing it at the end of the Turn gave: same keys, same order, same
-    texts, a censored text equal to the full one being the same string."""
+    texts, a censored text equal to the full one being the same string.
+
+    A game keeps its newest ``MAX_PENDING`` pending Turns as they are; older
+    ones are packed (``pack``: the entries pickled, about 1 KB a Turn, less
+    than the written record) until read, so that a long game nobody reads
+    stays small without writing texts nobody asks for. The entries are
+    plain dicts, lists, strings and numbers: unpickled they are equal, key
+    order included, and the texts only read their values."""
 
     __slots__ = ("entries", "color", "number", "rule", "order", "done")
 
     def __init__(self, entries: tuple[dict[str, Any], ...], color: str, number: int, rule: str, order: str) -> None:
-        self.entries = entries
+        self.entries: tuple[dict[str, Any], ...] | bytes = entries
         self.color = color
         self.number = number
         self.rule = rule
         self.order = order
         self.done: dict[str, Any] | None = None
 
+    def pack(self) -> None:
+        """Keep the entries pickled (nothing else changes; see the class)."""
+        if self.done is None and self.entries.__class__ is tuple:
+            self.entries = pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL)
+
     def record(self) -> dict[str, Any]:
         done = self.done
         if done is None:
-            done = self.done = turn_record(list(self.entries), self.color, self.number, self.rule, self.order)
+            entries = self.entries
+            if entries.__class__ is bytes:
+                entries = pickle.loads(entries)  # noqa: S301 - our own bytes, made by pack()
+            done = self.done = turn_record(list(entries), self.color, self.number, self.rule, self.order)
             self.entries = ()
         return done
 
@@ -182,11 +198,11 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
     for pid, q in list(game.pieces.items()):
         if q.color != color or not (q.stun or q.cooldowns):
             continue
-        game.update(
-            pid,
-            stun=max(0, q.stun - 1),
-            cooldowns=tuple((k, v - 1) for k, v in q.cooldowns if v > 1),
-        )
+        cooldowns = tuple((k, v - 1) for k, v in q.cooldowns if v > 1)
+        if q.stun:
+            game.update(pid, stun=max(0, q.stun - 1), cooldowns=cooldowns)
+        else:
+            game.cool(pid, cooldowns)
     settle_stranded(game, events)
     prune_locks(game)
     prune_revealed(game)
@@ -225,9 +241,10 @@ def apply_end_turn(game: Game) -> Game:
         PendingTurn(g.turn_log, color, g.turn_number, game.options["action_restriction"], "".join(g.turn["sequence"])),
     )
     if len(g.pending) > MAX_PENDING:
-        # A long game nobody reads: write its texts now rather than keep the
-        # Turns' logs (memory).
-        _ = g.log
+        # A long game nobody reads: pack the Turn that has just grown older
+        # than the newest MAX_PENDING (memory; its texts are written if and
+        # when the log is read).
+        g.pending[-MAX_PENDING - 1].pack()
     g.turn_log = ()
     # Sightings are a set; kept sorted so that the order the Turn's actions
     # were taken in (which the notation does not record) leaves no trace.
