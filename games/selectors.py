@@ -393,6 +393,34 @@ def history_lines(game: Game, state, color: str) -> dict:
     return {"notation": notation, "plain": plain}
 
 
+def seat_board_basics(game: Game, seat: Seat, state, view: dict, my_turn: bool, review_context) -> dict:
+    """The part of a seat's board context that every game shares: the game,
+    the seat and its opponent, the player's view, whose turn it is, the
+    record (censored while the game runs), the review once it has ended
+    (made by the game's own `review_context`), the board's URLs and clocks."""
+    from django.urls import reverse
+
+    from .models import other_color
+
+    opponent_seat = seat_by_color(game, other_color(seat.color))
+    history = history_lines(game, state, seat.color)
+    review = review_context(game, seat, history=history, state=state) if is_review(game) else None
+    return {
+        "game": game,
+        "seat": seat,
+        "color": seat.color,
+        "opponent": opponent_seat.user if opponent_seat else None,
+        "view": view,
+        "my_turn": my_turn,
+        "history": history,
+        "review": review,
+        "board_url": reverse("game_board", args=[game.pk]),
+        "act_url": reverse("game_act", args=[game.pk]),
+        "clocks": game_clocks(game),
+        "clocks_url": reverse("game_clocks", args=[game.pk]),
+    }
+
+
 def full_view(game: Game, state) -> dict:
     """The true board, for review of an ended game only (see `true_board`)."""
     if not is_review(game):

@@ -5,8 +5,9 @@ shows is the board a full answer shows."""
 import re
 
 import pytest
+from browser_steps import sign_up, wait_live
 from playwright.sync_api import expect
-from test_browser_play import make_a_move, sign_up, wait_live  # the same steps as the play test
+from test_browser_play import make_a_move  # the same steps as the play test
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,20 +5,10 @@ language switch."""
 import re
 
 import pytest
+from browser_steps import sign_up  # shared steps
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "Wec-browser-pw-55"
-
-
-def sign_up(page, username):
-    page.goto("/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.com")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("button[type=submit]")
-    expect(page.locator("#new-game-form")).to_be_visible()
 
 
 def test_challenge_change_accept_draw_and_a_spectator(new_page, shot):

@@ -4,24 +4,10 @@ badge, and the review of an ended game (record toggle, replay)."""
 import re
 
 import pytest
+from browser_steps import sign_up, wait_live  # shared steps
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "Wec-browser-pw-55"
-
-
-def sign_up(page, username):
-    page.goto("/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.com")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("button[type=submit]")
-    expect(page.locator("#new-game-form")).to_be_visible()
-
-
-def wait_live(page):
-    expect(page.locator("#game-root[data-live='1']")).to_have_count(1, timeout=10000)
 
 
 def make_a_move(page):

@@ -164,17 +164,9 @@ def board_context(request, game, seat, sel=None, error=None, **_ignored) -> dict
         sel = None
     targets = {tuple(a["to"]) for a in legal if a.get("type") == "move" and tuple(a["from"]) == sel}
     board = build_board(view, seat.color, selected=sel, targets=targets, movable=movable, setup=setup is not None)
-    opponent_seat = selectors.seat_by_color(game, other_color(seat.color))
-    history = selectors.history_lines(game, state, seat.color)
-    review = review_context(game, seat, history=history, state=state) if selectors.is_review(game) else None
     return {
-        "game": game,
-        "seat": seat,
-        "color": seat.color,
-        "opponent": opponent_seat.user if opponent_seat else None,
-        "view": view,
+        **selectors.seat_board_basics(game, seat, state, view, my_turn, review_context),
         "board": board,
-        "my_turn": my_turn,
         "setup": setup,
         "waiting_setup": view["phase"] == "setup" and not setup,
         "turn_hint": turn_hint(view) if my_turn and setup is None else "",
@@ -182,16 +174,10 @@ def board_context(request, game, seat, sel=None, error=None, **_ignored) -> dict
         "selected_key": square_key(sel) if sel else "",
         "sel_query": f"sel={square_key(sel)}" if sel else "",
         "error": error,
-        "board_url": reverse("game_board", args=[game.pk]),
-        "act_url": reverse("game_act", args=[game.pk]),
         "favourite_url": reverse("setup_favourite", args=[game.pk]),
-        "history": history,
-        "review": review,
         "lost": lost_summary(view, seat.color),
         "known": known_to_enemy(view, seat.color),
         "reason_text": reason_name((game.result or {}).get("reason", "")) if game.result else "",
-        "clocks": selectors.game_clocks(game),
-        "clocks_url": reverse("game_clocks", args=[game.pk]),
     }
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games import arrows, selectors, takeback
 from games.engine import get_game_engine
-from games.models import Game, other_color
+from games.models import Game
 
 from . import highlights, panels
 from . import review as review_data
@@ -77,17 +77,10 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
             query.update({"mode": mode, "weapon": weapon})
             if piece is not None:
                 query["piece"] = piece
-    opponent_seat = selectors.seat_by_color(game, other_color(seat.color))
-    history = selectors.history_lines(game, state, seat.color)
-    review = review_context(game, seat, history=history, state=state) if selectors.is_review(game) else None
+    basics = selectors.seat_board_basics(game, seat, state, view, my_turn, review_context)
     return {
-        "game": game,
-        "seat": seat,
-        "color": seat.color,
-        "opponent": opponent_seat.user if opponent_seat else None,
-        "view": view,
+        **basics,
         "board": board,
-        "my_turn": my_turn,
         "turn_panel": panels.turn_panel(view, legal, seat.color) if my_turn else None,
         "selected": sel,
         "selected_key": place_key(sel) if sel else "",
@@ -103,16 +96,10 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         "choice": choice,
         "panel": panel,
         "error": error,
-        "board_url": reverse("game_board", args=[game.pk]),
-        "act_url": reverse("game_act", args=[game.pk]),
-        "history": history,
-        "review": review,
         "highlights": hl,
         "highlight_text": highlights.summary(hl),
-        "clocks": selectors.game_clocks(game),
-        "clocks_url": reverse("game_clocks", args=[game.pk]),
         "takeback": takeback.controls(game, seat, state),
-        "arrows": arrows.for_player(game, seat.color, state, history["notation"]),
+        "arrows": arrows.for_player(game, seat.color, state, basics["history"]["notation"]),
         # What this view shows on each Square, for "changed since you last
         # looked" (games/boardcache.py); not rendered into the board itself.
         "seen_signature": shown["signature"] if shown and "signature" in shown else highlights.signature(view),
