@@ -95,6 +95,14 @@ class Knowledge:
         hidden = self.hidden
         return all(i in hidden for i in ids)
 
+    def land(self, slot: int, movers: list[Piece], kind: int) -> bool:
+        """``can_land`` on this knowledge (a question a ``_Reading`` logs)."""
+        return can_land(self, slot, movers, kind)
+
+    def mixed(self, sq: int) -> bool:
+        """``mixed_square`` on this knowledge (a question a ``_Reading`` logs)."""
+        return mixed_square(self, sq)
+
 
 def mixed_square(kn: Knowledge, sq: int) -> bool:
     """Whether a level of Square ``sq`` holds a converted and an unconverted
@@ -201,14 +209,14 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
             if not kn.empty(s):
                 return
         if alone_ok and (dest_slot, False) not in landed:
-            if can_land(kn, dest_slot, alone, kind):
+            if kn.land(dest_slot, alone, kind):
                 landed.add((dest_slot, False))
                 out.append(Candidate(pid, passing + (dest_slot,), kind))
         if (
             passenger is not None
             and (dest_slot, True) not in landed
             and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies)
-            and can_land(kn, dest_slot, [p, passenger], kind)
+            and kn.land(dest_slot, [p, passenger], kind)
         ):
             landed.add((dest_slot, True))
             out.append(Candidate(p.id, passing + (dest_slot,), kind, carry=passenger.id))
@@ -267,7 +275,7 @@ def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             if not kn.empty(s):
                 break
         else:
-            if can_land(kn, squares[-1], alone, kind):
+            if kn.land(squares[-1], alone, kind):
                 out.append(Candidate(p.id, squares, kind))
 
 
@@ -335,10 +343,10 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             landings.append((_slot(dest_sq, GROUND), (dest_air,)))
         for dest, extra in landings:
             path = air_path + extra + (dest,)
-            if (passenger is None or not _stranded(passenger)) and can_land(kn, dest, [p], COMBAT):
+            if (passenger is None or not _stranded(passenger)) and kn.land(dest, [p], COMBAT):
                 out.append(Candidate(p.id, path, COMBAT, routes=open_routes))
             if passenger is not None and _carry_allowed(game, passenger, dest % 3, True):
-                if can_land(kn, dest, [p, passenger], COMBAT):
+                if kn.land(dest, [p, passenger], COMBAT):
                     out.append(Candidate(p.id, path, COMBAT, carry=passenger.id, routes=open_routes))
 
 
@@ -386,7 +394,7 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
                 continue
             ok = free.get(d)
             if ok is None:
-                ok = free[d] = kn.empty(_slot(d, GROUND)) and not mixed_square(kn, d)
+                ok = free[d] = kn.empty(_slot(d, GROUND)) and not kn.mixed(d)
             if not ok:
                 bad |= 1 << k
         if not bad & 1:
@@ -459,29 +467,82 @@ class _Reading(Knowledge):
     """Knowledge that notes every Square it was asked about: with the Piece's
     own Square (its passenger, its ground), these are all the Squares a
     Piece's Moves depend on (``can_land`` and ``mixed_square`` only look
-    further at the Square of a place already asked about)."""
+    further at the Square of a place already asked about).
 
-    __slots__ = ("reads",)
+    It also keeps, in ``log``, each question the movement rules asked
+    (``empty``, ``land``) with its answer: a later state that answers the
+    questions about the Squares touched since in the same way gets the same
+    Moves (the rules ask nothing else of other Squares: ``known`` serves
+    only a Dozer's dozings, which look at the colours of what is seen).
+    """
+
+    __slots__ = ("reads", "log", "plain")
 
     def __init__(self, game: Game, color: str, hidden: frozenset[int], sq: int) -> None:
         self.game = game
         self.color = color
         self.hidden = hidden
         self.reads = {sq}
+        # (Square, question, answer); the question is ``~slot`` for empty(),
+        # ``(slot, movers, kind)`` for land(), ``(slot,)`` for known() and
+        # ``(None, sq)`` for mixed().
+        self.log: list[tuple[int, Any, Any]] = []
+        self.plain = Knowledge(game, color, hidden)
 
     def known(self, slot: int) -> list[Piece]:
-        self.reads.add(slot // 3)
+        sq = slot // 3
+        self.reads.add(sq)
         pieces = self.game.pieces
         hidden = self.hidden
-        return [pieces[i] for i in self.game.board[slot] if i not in hidden]
+        out = [pieces[i] for i in self.game.board[slot] if i not in hidden]
+        self.log.append((sq, (slot,), tuple([q.color for q in out])))
+        return out
+
+    def mixed(self, sq: int) -> bool:
+        self.reads.add(sq)
+        found = mixed_square(self.plain, sq)
+        self.log.append((sq, (None, sq), found))
+        return found
 
     def empty(self, slot: int) -> bool:
-        self.reads.add(slot // 3)
+        sq = slot // 3
+        self.reads.add(sq)
         ids = self.game.board[slot]
         if not ids:
+            self.log.append((sq, ~slot, True))
             return True
         hidden = self.hidden
-        return all(i in hidden for i in ids)
+        found = all(i in hidden for i in ids)
+        self.log.append((sq, ~slot, found))
+        return found
+
+    def land(self, slot: int, movers: list[Piece], kind: int) -> bool:
+        sq = slot // 3
+        self.reads.add(sq)
+        found = can_land(self.plain, slot, movers, kind)
+        self.log.append((sq, (slot, movers, kind), found))
+        return found
+
+
+def _same_answers(kn: Knowledge, log: list[tuple[int, Any, Any]], touched: set[int]) -> bool:
+    """Whether every question of ``log`` about a touched Square gets the
+    answer it got when the log was made (the movers of a ``land`` question
+    are the Piece and its passenger as they were: the same as far as Moves
+    go, since neither its entry nor its own Square changed)."""
+    for sq, question, answer in log:
+        if sq in touched:
+            if question.__class__ is int:
+                if kn.empty(~question) != answer:
+                    return False
+            elif len(question) == 3:
+                if can_land(kn, *question) != answer:
+                    return False
+            elif len(question) == 1:
+                if tuple([q.color for q in kn.known(question[0])]) != answer:
+                    return False
+            elif mixed_square(kn, question[1]) != answer:
+                return False
+    return True
 
 
 def _reusable(game: Game, color: str, hidden: frozenset[int]) -> tuple[dict[int, Any] | None, set[int]]:
@@ -518,28 +579,37 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
     old, touched = _reusable(game, color, hidden)
     made: dict[int, Any] = {}
     isdisjoint = touched.isdisjoint
+    plain: list[Knowledge] = []
 
     def moves_of(p: Piece) -> list[Candidate]:
         pid = p.id
         e = made.get(pid)
         if e is not None and e[0] is p:
             return e[1]
+        own = (p.row - 1) * SIZE + p.col - 1
         if old is not None:
             e = old.get(pid)
-            if e is not None and isdisjoint(e[2]):
-                if e[0] is p:
-                    made[pid] = e
+            if e is not None and (e[0] is p or moves_key(e[0]) == moves_key(p)):
+                # A Square it read was touched: the Moves still hold when
+                # every question asked of the touched Squares gets the same
+                # answer (its own Square, read directly, is never checked
+                # that way).
+                if isdisjoint(e[2]) or (own not in touched and _same_answers(
+                        plain[0] if plain else _first(plain, game, color, hidden), e[3], touched)):
+                    made[pid] = e if e[0] is p else (p, e[1], e[2], e[3])
                     return e[1]
-                if moves_key(e[0]) == moves_key(p):
-                    # Changed only in what its Moves do not depend on.
-                    made[pid] = (p, e[1], e[2])
-                    return e[1]
-        kn = _Reading(game, color, hidden, (p.row - 1) * SIZE + p.col - 1)
+        kn = _Reading(game, color, hidden, own)
         cands = piece_candidates(game, p, kn)
-        made[pid] = (p, cands, frozenset(kn.reads))
+        made[pid] = (p, cands, frozenset(kn.reads), kn.log)
         return cands
 
     return moves_of, made, old, touched
+
+
+def _first(plain: list[Knowledge], game: Game, color: str, hidden: frozenset[int]) -> Knowledge:
+    """A Knowledge made once per listing, on first need."""
+    plain.append(Knowledge(game, color, hidden))
+    return plain[0]
 
 
 def all_candidates(
@@ -578,7 +648,7 @@ def all_candidates(
             e = old.get(p.id) if old is not None else None
             if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or moves_key(e[0]) == moves_key(p)):
                 if e[0] is not p:
-                    e = (p, e[1], e[2])
+                    e = (p, e[1], e[2], e[3])
                 made[p.id] = e
                 cands = e[1]
             else:
