@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..constants import GROUND, LEVELS, SIZE
-from ..state import Game, Piece
+from ..state import Game
 from ..visibility import hidden_from, update_markers
 from .articles import article_actions, do_drop, do_exchange, do_pickup
 from .common import ACTION_TYPES, PLACES, IllegalAction
@@ -92,7 +92,8 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
         return []
     color = game.to_move
     own = [p for p in game.pieces.values() if p.color == color]
-    own.sort(key=_by_id)
+    # In id order: a Piece is a tuple led by its id, and no two share one.
+    own.sort()
     out: list[dict[str, Any]] = []
     can_fire = len(game.turn["fires"]) < 2
     ground = game.ground
@@ -112,10 +113,6 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
             article_actions(game, p, own, where, out)
     reinforce_actions(game, out)
     return out
-
-
-def _by_id(p: Piece) -> int:
-    return p.id
 
 
 def legal_actions(game: Game) -> list[dict[str, Any]]:
