@@ -408,7 +408,10 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
             _DOZINGS.clear()
         found = _DOZINGS[key] = _dozing_moves(groups, ways)
     pid = dozer.id
-    return [Candidate(pid, path, PEACEFUL, doze=doze, dozing=True) for path, doze in found]
+    # Candidate(pid, path, PEACEFUL, doze=doze, dozing=True), built without
+    # the keyword call (a Dozer has many dozings).
+    new = tuple.__new__
+    return [new(Candidate, (pid, path, PEACEFUL, None, doze, (), True)) for path, doze in found]
 
 
 #: Dozings by local layout (see _dozing_moves): a pure function of its key.
@@ -484,8 +487,9 @@ class _Reading(Knowledge):
         self.hidden = hidden
         self.reads = {sq}
         # (Square, question, answer); the question is ``~slot`` for empty(),
-        # ``(slot, movers, kind)`` for land(), ``(slot,)`` for known() and
-        # ``(None, sq)`` for mixed().
+        # ``(slot, movers, kind)`` for land(), ``(slot,)`` for known(),
+        # ``(None, sq)`` for mixed(), and ``("own", slot)`` for what the
+        # rules read directly of the Piece's own place (_own_place).
         self.log: list[tuple[int, Any, Any]] = []
         self.plain = Knowledge(game, color, hidden)
 
@@ -540,9 +544,19 @@ def _same_answers(kn: Knowledge, log: list[tuple[int, Any, Any]], touched: set[i
             elif len(question) == 1:
                 if tuple([q.color for q in kn.known(question[0])]) != answer:
                     return False
-            elif mixed_square(kn, question[1]) != answer:
+            elif question[0] is None:
+                if mixed_square(kn, question[1]) != answer:
+                    return False
+            elif _own_place(kn.game, question[1]) != answer:
                 return False
     return True
+
+
+def _own_place(game: Game, slot: int) -> tuple[tuple[int, tuple[Any, ...]], ...]:
+    """What the movement rules read directly of a Piece's own place (its
+    passenger, a Dozer's companion): each Piece there, as far as Moves go."""
+    pieces = game.pieces
+    return tuple([(i, moves_key(pieces[i])) for i in game.board[slot]])
 
 
 def _reusable(game: Game, color: str, hidden: frozenset[int]) -> tuple[dict[int, Any] | None, set[int]]:
@@ -592,14 +606,15 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
             if e is not None and (e[0] is p or moves_key(e[0]) == moves_key(p)):
                 # A Square it read was touched: the Moves still hold when
                 # every question asked of the touched Squares gets the same
-                # answer (its own Square, read directly, is never checked
-                # that way).
-                if isdisjoint(e[2]) or (own not in touched and _same_answers(
-                        plain[0] if plain else _first(plain, game, color, hidden), e[3], touched)):
+                # answer (its own place, read directly, counts as one).
+                if isdisjoint(e[2]) or _same_answers(
+                        plain[0] if plain else _first(plain, game, color, hidden), e[3], touched):
                     made[pid] = e if e[0] is p else (p, e[1], e[2], e[3])
                     return e[1]
         kn = _Reading(game, color, hidden, own)
         cands = piece_candidates(game, p, kn)
+        slot = own * 3 + p.level
+        kn.log.append((own, ("own", slot), _own_place(game, slot)))
         made[pid] = (p, cands, frozenset(kn.reads), kn.log)
         return cands
 
