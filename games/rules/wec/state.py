@@ -249,7 +249,10 @@ class Game:
         g.ground = list(self.ground)
         g.to_move = self.to_move
         g.turn_number = self.turn_number
-        g.turn = {k: (v[:] if v.__class__ is list else v) for k, v in self.turn.items()}
+        turn = g.turn = self.turn.copy()
+        for k, v in turn.items():
+            if v.__class__ is list:
+                turn[k] = v[:]  # (same keys: the dict may be changed while walked)
         g.projectiles = self.projectiles
         g.reinforcements = self.reinforcements
         g.locks = self.locks
