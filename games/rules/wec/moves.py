@@ -473,10 +473,12 @@ class _Reading(Knowledge):
     further at the Square of a place already asked about).
 
     It also keeps, in ``log``, each question the movement rules asked
-    (``empty``, ``land``) with its answer: a later state that answers the
-    questions about the Squares touched since in the same way gets the same
-    Moves (the rules ask nothing else of other Squares: ``known`` serves
-    only a Dozer's dozings, which look at the colours of what is seen).
+    (``empty``, ``land``, ``known``, ``mixed``) with its answer: a later
+    state that answers the questions about the Squares touched since in the
+    same way gets the same Moves, since the rules ask nothing else of other
+    Squares (``known`` serves only a Dozer's dozings, which look at the
+    colours of what is seen; ``land`` is asked on a plain Knowledge, so its
+    own reads are not logged twice).
     """
 
     __slots__ = ("reads", "log", "plain")
@@ -584,11 +586,13 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
     """A function giving a Piece's candidate Moves, reusing the entries of
     ``game.mcache`` that are still good, and the entries it made or kept.
 
-    An entry is (Piece, Moves, Squares read). It is still good when the Piece
-    is the same as far as Moves go (``moves_key``) and none of the Squares
-    it read was touched since
-    (the board primitives note every Square they change, see ``Game.touched``),
-    counting the Squares of the Pieces whose visibility to ``color`` changed.
+    An entry is (Piece, Moves, Squares read, log of questions). It is still
+    good when the Piece is the same as far as Moves go (``moves_key``) and
+    none of the Squares it read was touched since (the board primitives note
+    every Square they change, see ``Game.touched``), counting the Squares of
+    the Pieces whose visibility to ``color`` changed; or when some were, but
+    every question its log asked of them answers as before (wave 4: about
+    half of the Pieces whose Squares were touched keep their Moves so).
     """
     old, touched = _reusable(game, color, hidden)
     made: dict[int, Any] = {}

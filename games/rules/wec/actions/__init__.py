@@ -133,12 +133,13 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
         # move_action, inlined: this loop makes most of the actions listed.
         p = pieces[pid]
         row, col, level = p.row, p.col, LEVELS[p.level]
-        for c in cands[pid]:
-            a = {"type": "move", "piece": pid, "from": [row, col, level], "to": list(PLACES[c.path[-1]])}
-            if c.carry is not None:
+        # A Candidate is (piece, path, kind, carry, doze, routes, dozing).
+        for _, path, _, carry, doze, _, dozing in cands[pid]:
+            a = {"type": "move", "piece": pid, "from": [row, col, level], "to": list(PLACES[path[-1]])}
+            if carry is not None:
                 a["carry"] = True
-            if c.dozing:
-                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c.doze]
+            if dozing:
+                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in doze]
             out.append(a)
     out.extend(other_actions(game, hidden_from(game, game.to_move)))
     if end_turn_allowed(game, cands):
