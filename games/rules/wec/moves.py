@@ -17,6 +17,7 @@ enemies in the way (l. 1015-1022).
 
 from __future__ import annotations
 
+from array import array
 from functools import cache
 from itertools import combinations
 from typing import Any, NamedTuple
@@ -472,27 +473,27 @@ class _Reading(Knowledge):
     Piece's Moves depend on (``can_land`` and ``mixed_square`` only look
     further at the Square of a place already asked about).
 
-    It also keeps, in ``log``, each question the movement rules asked
-    (``empty``, ``land``, ``known``, ``mixed``) with its answer: a later
-    state that answers the questions about the Squares touched since in the
-    same way gets the same Moves, since the rules ask nothing else of other
-    Squares (``known`` serves only a Dozer's dozings, which look at the
-    colours of what is seen; ``land`` is asked on a plain Knowledge, so its
-    own reads are not logged twice).
+    It also keeps each question the movement rules asked (``empty``,
+    ``land``, ``known``, ``mixed``) with its answer: a later state that
+    answers the questions about the Squares touched since in the same way
+    gets the same Moves, since the rules ask nothing else of other Squares
+    (``known`` serves only a Dozer's dozings, which look at the colours of
+    what is seen; ``land`` is asked on a plain Knowledge, so its own reads
+    are not noted twice). ``empty`` and ``land``, nearly all of them, are
+    kept as small numbers (see ``_EMPTY``): a game keeps many entries.
     """
 
-    __slots__ = ("reads", "log", "plain")
+    __slots__ = ("reads", "log", "extra", "plain")
 
     def __init__(self, game: Game, color: str, hidden: frozenset[int], sq: int) -> None:
         self.game = game
         self.color = color
         self.hidden = hidden
         self.reads = {sq}
-        # (Square, question, answer); the question is ``~slot`` for empty(),
-        # ``(slot, movers, kind)`` for land(), ``(slot,)`` for known(),
-        # ``(None, sq)`` for mixed(), and ``("own", slot)`` for what the
-        # rules read directly of the Piece's own place (_own_place).
-        self.log: list[tuple[int, Any, Any]] = []
+        self.log: list[int] = []
+        # (Square, question, answer): ``(slot,)`` for known(), ``(None, sq)``
+        # for mixed().
+        self.extra: list[tuple[int, Any, Any]] = []
         self.plain = Knowledge(game, color, hidden)
 
     def known(self, slot: int) -> list[Piece]:
@@ -501,64 +502,89 @@ class _Reading(Knowledge):
         pieces = self.game.pieces
         hidden = self.hidden
         out = [pieces[i] for i in self.game.board[slot] if i not in hidden]
-        self.log.append((sq, (slot,), tuple([q.color for q in out])))
+        self.extra.append((sq, (slot,), tuple([q.color for q in out])))
         return out
 
     def mixed(self, sq: int) -> bool:
         self.reads.add(sq)
         found = mixed_square(self.plain, sq)
-        self.log.append((sq, (None, sq), found))
+        self.extra.append((sq, (None, sq), found))
         return found
 
     def empty(self, slot: int) -> bool:
-        sq = slot // 3
-        self.reads.add(sq)
+        self.reads.add(slot // 3)
         ids = self.game.board[slot]
         if not ids:
-            self.log.append((sq, ~slot, True))
+            self.log.append(slot * 16 + _EMPTY * 4 + 1)
             return True
         hidden = self.hidden
         found = all(i in hidden for i in ids)
-        self.log.append((sq, ~slot, found))
+        self.log.append(slot * 16 + _EMPTY * 4 + found)
         return found
 
     def land(self, slot: int, movers: list[Piece], kind: int) -> bool:
-        sq = slot // 3
-        self.reads.add(sq)
+        self.reads.add(slot // 3)
         found = can_land(self.plain, slot, movers, kind)
-        self.log.append((sq, (slot, movers, kind), found))
+        self.log.append(slot * 16 + kind * 4 + (2 if len(movers) > 1 else 0) + found)
         return found
 
 
-def _same_answers(kn: Knowledge, log: list[tuple[int, Any, Any]], touched: set[int]) -> bool:
-    """Whether every question of ``log`` about a touched Square gets the
-    answer it got when the log was made (the movers of a ``land`` question
-    are the Piece and its passenger as they were: the same as far as Moves
-    go, since neither its entry nor its own Square changed)."""
-    for sq, question, answer in log:
+#: A question of ``empty`` or ``land`` and its answer are kept as one number
+#: (below 4,800): slot * 16 + kind * 4 + 2 * carry + answer, where kind is
+#: the Move kind of a ``land`` question (0 to 2) or _EMPTY, and carry whether
+#: the movers were the Piece and its passenger.
+_EMPTY = 3
+
+
+def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]) -> bool:
+    """Whether every question an entry ``e`` (see :func:`_move_source`) asked
+    about a touched Square gets the answer it got when the entry was made.
+    ``p`` is the Piece now, the same as far as Moves go; its own place is
+    checked first, so its passenger is the one the questions were asked with."""
+    _, _, _, codes, extra, own = e
+    game = kn.game
+    here = (p.row - 1) * SIZE + p.col - 1
+    if here in touched:
+        # The other Pieces of its own place, read directly (its passenger, a
+        # Dozer's companion): the same ones, the same as far as Moves go.
+        pid = p.id
+        others = [i for i in game.board[here * 3 + p.level] if i != pid]
+        if len(others) != len(own):
+            return False
+        pieces = game.pieces
+        for i, q in zip(others, own, strict=True):
+            now = pieces[i]
+            if i != q.id or (now is not q and moves_key(now) != moves_key(q)):
+                return False
+    pair: list[Piece] | None = None
+    for code in codes:
+        slot = code >> 4
+        if slot // 3 not in touched:
+            continue
+        kind = code >> 2 & 3
+        if kind == _EMPTY:
+            if kn.empty(slot) != code & 1:
+                return False
+            continue
+        if code & 2:
+            if pair is None:
+                passenger = _passenger(game, p)
+                if passenger is None:
+                    return False
+                pair = [p, passenger]
+            movers = pair
+        else:
+            movers = [p]
+        if can_land(kn, slot, movers, kind) != code & 1:
+            return False
+    for sq, question, answer in extra:
         if sq in touched:
-            if question.__class__ is int:
-                if kn.empty(~question) != answer:
-                    return False
-            elif len(question) == 3:
-                if can_land(kn, *question) != answer:
-                    return False
-            elif len(question) == 1:
+            if len(question) == 1:
                 if tuple([q.color for q in kn.known(question[0])]) != answer:
                     return False
-            elif question[0] is None:
-                if mixed_square(kn, question[1]) != answer:
-                    return False
-            elif _own_place(kn.game, question[1]) != answer:
+            elif mixed_square(kn, question[1]) != answer:
                 return False
     return True
-
-
-def _own_place(game: Game, slot: int) -> tuple[tuple[int, tuple[Any, ...]], ...]:
-    """What the movement rules read directly of a Piece's own place (its
-    passenger, a Dozer's companion): each Piece there, as far as Moves go."""
-    pieces = game.pieces
-    return tuple([(i, moves_key(pieces[i])) for i in game.board[slot]])
 
 
 def _reusable(game: Game, color: str, hidden: frozenset[int]) -> tuple[dict[int, Any] | None, set[int]]:
@@ -586,7 +612,8 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
     """A function giving a Piece's candidate Moves, reusing the entries of
     ``game.mcache`` that are still good, and the entries it made or kept.
 
-    An entry is (Piece, Moves, Squares read, log of questions). It is still
+    An entry is (Piece, Moves, Squares read, question codes, other questions,
+    the other Pieces of its own place). It is still
     good when the Piece is the same as far as Moves go (``moves_key``) and
     none of the Squares it read was touched since (the board primitives note
     every Square they change, see ``Game.touched``), counting the Squares of
@@ -612,14 +639,16 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
                 # every question asked of the touched Squares gets the same
                 # answer (its own place, read directly, counts as one).
                 if isdisjoint(e[2]) or _same_answers(
-                        plain[0] if plain else _first(plain, game, color, hidden), e[3], touched):
-                    made[pid] = e if e[0] is p else (p, e[1], e[2], e[3])
+                        plain[0] if plain else _first(plain, game, color, hidden), p, e, touched):
+                    made[pid] = e if e[0] is p else (p, *e[1:])
                     return e[1]
         kn = _Reading(game, color, hidden, own)
         cands = piece_candidates(game, p, kn)
-        slot = own * 3 + p.level
-        kn.log.append((own, ("own", slot), _own_place(game, slot)))
-        made[pid] = (p, cands, frozenset(kn.reads), kn.log)
+        # Kept small (a game holds an entry per Piece): the Squares read as
+        # bytes (each below 100), the question codes as an array.
+        pieces = game.pieces
+        made[pid] = (p, cands, bytes(sorted(kn.reads)), array("H", kn.log), tuple(kn.extra),
+                     tuple([pieces[i] for i in game.board[own * 3 + p.level] if i != pid]))
         return cands
 
     return moves_of, made, old, touched
@@ -667,7 +696,7 @@ def all_candidates(
             e = old.get(p.id) if old is not None else None
             if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or moves_key(e[0]) == moves_key(p)):
                 if e[0] is not p:
-                    e = (p, e[1], e[2], e[3])
+                    e = (p, *e[1:])
                 made[p.id] = e
                 cands = e[1]
             else:
