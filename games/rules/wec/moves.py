@@ -17,6 +17,7 @@ enemies in the way (l. 1015-1022).
 
 from __future__ import annotations
 
+from array import array
 from functools import cache
 from itertools import combinations
 from typing import Any, NamedTuple
@@ -94,6 +95,14 @@ class Knowledge:
             return True
         hidden = self.hidden
         return all(i in hidden for i in ids)
+
+    def land(self, slot: int, movers: list[Piece], kind: int) -> bool:
+        """``can_land`` on this knowledge (a question a ``_Reading`` logs)."""
+        return can_land(self, slot, movers, kind)
+
+    def mixed(self, sq: int) -> bool:
+        """``mixed_square`` on this knowledge (a question a ``_Reading`` logs)."""
+        return mixed_square(self, sq)
 
 
 def mixed_square(kn: Knowledge, sq: int) -> bool:
@@ -201,14 +210,14 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
             if not kn.empty(s):
                 return
         if alone_ok and (dest_slot, False) not in landed:
-            if can_land(kn, dest_slot, alone, kind):
+            if kn.land(dest_slot, alone, kind):
                 landed.add((dest_slot, False))
                 out.append(Candidate(pid, passing + (dest_slot,), kind))
         if (
             passenger is not None
             and (dest_slot, True) not in landed
             and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies)
-            and can_land(kn, dest_slot, [p, passenger], kind)
+            and kn.land(dest_slot, [p, passenger], kind)
         ):
             landed.add((dest_slot, True))
             out.append(Candidate(p.id, passing + (dest_slot,), kind, carry=passenger.id))
@@ -267,7 +276,7 @@ def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             if not kn.empty(s):
                 break
         else:
-            if can_land(kn, squares[-1], alone, kind):
+            if kn.land(squares[-1], alone, kind):
                 out.append(Candidate(p.id, squares, kind))
 
 
@@ -335,10 +344,10 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             landings.append((_slot(dest_sq, GROUND), (dest_air,)))
         for dest, extra in landings:
             path = air_path + extra + (dest,)
-            if (passenger is None or not _stranded(passenger)) and can_land(kn, dest, [p], COMBAT):
+            if (passenger is None or not _stranded(passenger)) and kn.land(dest, [p], COMBAT):
                 out.append(Candidate(p.id, path, COMBAT, routes=open_routes))
             if passenger is not None and _carry_allowed(game, passenger, dest % 3, True):
-                if can_land(kn, dest, [p, passenger], COMBAT):
+                if kn.land(dest, [p, passenger], COMBAT):
                     out.append(Candidate(p.id, path, COMBAT, carry=passenger.id, routes=open_routes))
 
 
@@ -386,7 +395,7 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
                 continue
             ok = free.get(d)
             if ok is None:
-                ok = free[d] = kn.empty(_slot(d, GROUND)) and not mixed_square(kn, d)
+                ok = free[d] = kn.empty(_slot(d, GROUND)) and not kn.mixed(d)
             if not ok:
                 bad |= 1 << k
         if not bad & 1:
@@ -400,7 +409,10 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
             _DOZINGS.clear()
         found = _DOZINGS[key] = _dozing_moves(groups, ways)
     pid = dozer.id
-    return [Candidate(pid, path, PEACEFUL, doze=doze, dozing=True) for path, doze in found]
+    # Candidate(pid, path, PEACEFUL, doze=doze, dozing=True), built without
+    # the keyword call (a Dozer has many dozings).
+    new = tuple.__new__
+    return [new(Candidate, (pid, path, PEACEFUL, None, doze, (), True)) for path, doze in found]
 
 
 #: Dozings by local layout (see _dozing_moves): a pure function of its key.
@@ -459,29 +471,120 @@ class _Reading(Knowledge):
     """Knowledge that notes every Square it was asked about: with the Piece's
     own Square (its passenger, its ground), these are all the Squares a
     Piece's Moves depend on (``can_land`` and ``mixed_square`` only look
-    further at the Square of a place already asked about)."""
+    further at the Square of a place already asked about).
 
-    __slots__ = ("reads",)
+    It also keeps each question the movement rules asked (``empty``,
+    ``land``, ``known``, ``mixed``) with its answer: a later state that
+    answers the questions about the Squares touched since in the same way
+    gets the same Moves, since the rules ask nothing else of other Squares
+    (``known`` serves only a Dozer's dozings, which look at the colours of
+    what is seen; ``land`` is asked on a plain Knowledge, so its own reads
+    are not noted twice). ``empty`` and ``land``, nearly all of them, are
+    kept as small numbers (see ``_EMPTY``): a game keeps many entries.
+    """
+
+    __slots__ = ("reads", "log", "extra", "plain")
 
     def __init__(self, game: Game, color: str, hidden: frozenset[int], sq: int) -> None:
         self.game = game
         self.color = color
         self.hidden = hidden
         self.reads = {sq}
+        self.log: list[int] = []
+        # (Square, question, answer): ``(slot,)`` for known(), ``(None, sq)``
+        # for mixed().
+        self.extra: list[tuple[int, Any, Any]] = []
+        self.plain = Knowledge(game, color, hidden)
 
     def known(self, slot: int) -> list[Piece]:
-        self.reads.add(slot // 3)
+        sq = slot // 3
+        self.reads.add(sq)
         pieces = self.game.pieces
         hidden = self.hidden
-        return [pieces[i] for i in self.game.board[slot] if i not in hidden]
+        out = [pieces[i] for i in self.game.board[slot] if i not in hidden]
+        self.extra.append((sq, (slot,), tuple([q.color for q in out])))
+        return out
+
+    def mixed(self, sq: int) -> bool:
+        self.reads.add(sq)
+        found = mixed_square(self.plain, sq)
+        self.extra.append((sq, (None, sq), found))
+        return found
 
     def empty(self, slot: int) -> bool:
         self.reads.add(slot // 3)
         ids = self.game.board[slot]
         if not ids:
+            self.log.append(slot * 16 + _EMPTY * 4 + 1)
             return True
         hidden = self.hidden
-        return all(i in hidden for i in ids)
+        found = all(i in hidden for i in ids)
+        self.log.append(slot * 16 + _EMPTY * 4 + found)
+        return found
+
+    def land(self, slot: int, movers: list[Piece], kind: int) -> bool:
+        self.reads.add(slot // 3)
+        found = can_land(self.plain, slot, movers, kind)
+        self.log.append(slot * 16 + kind * 4 + (2 if len(movers) > 1 else 0) + found)
+        return found
+
+
+#: A question of ``empty`` or ``land`` and its answer are kept as one number
+#: (below 4,800): slot * 16 + kind * 4 + 2 * carry + answer, where kind is
+#: the Move kind of a ``land`` question (0 to 2) or _EMPTY, and carry whether
+#: the movers were the Piece and its passenger.
+_EMPTY = 3
+
+
+def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]) -> bool:
+    """Whether every question an entry ``e`` (see :func:`_move_source`) asked
+    about a touched Square gets the answer it got when the entry was made.
+    ``p`` is the Piece now, the same as far as Moves go; its own place is
+    checked first, so its passenger is the one the questions were asked with."""
+    _, _, _, codes, extra, own = e
+    game = kn.game
+    here = (p.row - 1) * SIZE + p.col - 1
+    if here in touched:
+        # The other Pieces of its own place, read directly (its passenger, a
+        # Dozer's companion): the same ones, the same as far as Moves go.
+        pid = p.id
+        others = [i for i in game.board[here * 3 + p.level] if i != pid]
+        if len(others) != len(own):
+            return False
+        pieces = game.pieces
+        for i, q in zip(others, own, strict=True):
+            now = pieces[i]
+            if i != q.id or (now is not q and moves_key(now) != moves_key(q)):
+                return False
+    pair: list[Piece] | None = None
+    for code in codes:
+        slot = code >> 4
+        if slot // 3 not in touched:
+            continue
+        kind = code >> 2 & 3
+        if kind == _EMPTY:
+            if kn.empty(slot) != code & 1:
+                return False
+            continue
+        if code & 2:
+            if pair is None:
+                passenger = _passenger(game, p)
+                if passenger is None:
+                    return False
+                pair = [p, passenger]
+            movers = pair
+        else:
+            movers = [p]
+        if can_land(kn, slot, movers, kind) != code & 1:
+            return False
+    for sq, question, answer in extra:
+        if sq in touched:
+            if len(question) == 1:
+                if tuple([q.color for q in kn.known(question[0])]) != answer:
+                    return False
+            elif mixed_square(kn, question[1]) != answer:
+                return False
+    return True
 
 
 def _reusable(game: Game, color: str, hidden: frozenset[int]) -> tuple[dict[int, Any] | None, set[int]]:
@@ -509,37 +612,52 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
     """A function giving a Piece's candidate Moves, reusing the entries of
     ``game.mcache`` that are still good, and the entries it made or kept.
 
-    An entry is (Piece, Moves, Squares read). It is still good when the Piece
-    is the same as far as Moves go (``moves_key``) and none of the Squares
-    it read was touched since
-    (the board primitives note every Square they change, see ``Game.touched``),
-    counting the Squares of the Pieces whose visibility to ``color`` changed.
+    An entry is (Piece, Moves, Squares read, question codes, other questions,
+    the other Pieces of its own place). It is still
+    good when the Piece is the same as far as Moves go (``moves_key``) and
+    none of the Squares it read was touched since (the board primitives note
+    every Square they change, see ``Game.touched``), counting the Squares of
+    the Pieces whose visibility to ``color`` changed; or when some were, but
+    every question its log asked of them answers as before (wave 4: about
+    half of the Pieces whose Squares were touched keep their Moves so).
     """
     old, touched = _reusable(game, color, hidden)
     made: dict[int, Any] = {}
     isdisjoint = touched.isdisjoint
+    plain: list[Knowledge] = []
 
     def moves_of(p: Piece) -> list[Candidate]:
         pid = p.id
         e = made.get(pid)
         if e is not None and e[0] is p:
             return e[1]
+        own = (p.row - 1) * SIZE + p.col - 1
         if old is not None:
             e = old.get(pid)
-            if e is not None and isdisjoint(e[2]):
-                if e[0] is p:
-                    made[pid] = e
+            if e is not None and (e[0] is p or moves_key(e[0]) == moves_key(p)):
+                # A Square it read was touched: the Moves still hold when
+                # every question asked of the touched Squares gets the same
+                # answer (its own place, read directly, counts as one).
+                if isdisjoint(e[2]) or _same_answers(
+                        plain[0] if plain else _first(plain, game, color, hidden), p, e, touched):
+                    made[pid] = e if e[0] is p else (p, *e[1:])
                     return e[1]
-                if moves_key(e[0]) == moves_key(p):
-                    # Changed only in what its Moves do not depend on.
-                    made[pid] = (p, e[1], e[2])
-                    return e[1]
-        kn = _Reading(game, color, hidden, (p.row - 1) * SIZE + p.col - 1)
+        kn = _Reading(game, color, hidden, own)
         cands = piece_candidates(game, p, kn)
-        made[pid] = (p, cands, frozenset(kn.reads))
+        # Kept small (a game holds an entry per Piece): the Squares read as
+        # bytes (each below 100), the question codes as an array.
+        pieces = game.pieces
+        made[pid] = (p, cands, bytes(sorted(kn.reads)), array("H", kn.log), tuple(kn.extra),
+                     tuple([pieces[i] for i in game.board[own * 3 + p.level] if i != pid]))
         return cands
 
     return moves_of, made, old, touched
+
+
+def _first(plain: list[Knowledge], game: Game, color: str, hidden: frozenset[int]) -> Knowledge:
+    """A Knowledge made once per listing, on first need."""
+    plain.append(Knowledge(game, color, hidden))
+    return plain[0]
 
 
 def all_candidates(
@@ -578,7 +696,7 @@ def all_candidates(
             e = old.get(p.id) if old is not None else None
             if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or moves_key(e[0]) == moves_key(p)):
                 if e[0] is not p:
-                    e = (p, e[1], e[2])
+                    e = (p, *e[1:])
                 made[p.id] = e
                 cands = e[1]
             else:

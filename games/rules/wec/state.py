@@ -87,6 +87,20 @@ class Reinforcement(NamedTuple):
     ready: bool = False
 
 
+#: Where each field sits in a Piece (for _changed).
+_FIELD = {name: i for i, name in enumerate(Piece._fields)}
+_COOLDOWNS = _FIELD["cooldowns"]
+
+
+def _changed(p: Piece, changes: dict[str, Any]) -> Piece:
+    """``p._replace(**changes)`` without its generic machinery (the board
+    primitives make a new Piece for every change)."""
+    values = list(p)
+    for name, value in changes.items():
+        values[_FIELD[name]] = value
+    return tuple.__new__(Piece, values)
+
+
 def moves_key(p: Piece) -> tuple[Any, ...]:
     """Everything about a Piece that any Piece's Moves depend on (its
     Articles, cooldowns and the count of its stun do not): a change to
@@ -235,7 +249,10 @@ class Game:
         g.ground = list(self.ground)
         g.to_move = self.to_move
         g.turn_number = self.turn_number
-        g.turn = {k: (v[:] if v.__class__ is list else v) for k, v in self.turn.items()}
+        turn = g.turn = self.turn.copy()
+        for k, v in turn.items():
+            if v.__class__ is list:
+                turn[k] = v[:]  # (same keys: the dict may be changed while walked)
         g.projectiles = self.projectiles
         g.reinforcements = self.reinforcements
         g.locks = self.locks
@@ -344,13 +361,17 @@ class Game:
         if (row, col) != (old.row, old.col) and old.type in PAWNS:
             # Leaving its starting Square, by any means, ends a Pawn's double step.
             changes.setdefault("moved", True)
-        new = old._replace(row=row, col=col, level=level, **changes)
+        other = bool(changes)  # fields changed besides the place
+        changes["row"] = row
+        changes["col"] = col
+        changes["level"] = level
+        new = _changed(old, changes)
         self.pieces[pid] = new
         new_slot = new.slot
         self.board[new_slot] = _joined(self.board[new_slot], pid)
         self.touched.append(old_slot // 3)
         self.touched.append(new_slot // 3)
-        if (changes or level != old.level) and is_special(new) != (pid in self.special):
+        if (other or level != old.level) and is_special(new) != (pid in self.special):
             self.special = self.special ^ {pid}
         if (level != 0) != (pid in self.aloft):
             self.aloft = self.aloft ^ {pid}
@@ -358,7 +379,7 @@ class Game:
 
     def update(self, pid: int, **changes: Any) -> Piece:
         old = self.pieces[pid]
-        new = old._replace(**changes)
+        new = _changed(old, changes)
         self.pieces[pid] = new
         if moves_key(new) != moves_key(old):
             self.touched.append(new.sq)
@@ -375,7 +396,8 @@ class Game:
         """``update(pid, cooldowns=...)`` without its checks: no Move (see
         ``moves_key``), index or sight depends on a Piece's cooldowns, so
         this touches nothing (the end of every Turn counts them down)."""
-        new = self.pieces[pid]._replace(cooldowns=cooldowns)
+        old = self.pieces[pid]
+        new = tuple.__new__(Piece, old[:_COOLDOWNS] + (cooldowns,) + old[_COOLDOWNS + 1:])
         self.pieces[pid] = new
         return new
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..constants import GROUND, LEVELS, SIZE
-from ..state import Game, Piece
+from ..state import Game
 from ..visibility import hidden_from, update_markers
 from .articles import article_actions, do_drop, do_exchange, do_pickup
 from .common import ACTION_TYPES, PLACES, IllegalAction
@@ -92,7 +92,8 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
         return []
     color = game.to_move
     own = [p for p in game.pieces.values() if p.color == color]
-    own.sort(key=_by_id)
+    # In id order: a Piece is a tuple led by its id, and no two share one.
+    own.sort()
     out: list[dict[str, Any]] = []
     can_fire = len(game.turn["fires"]) < 2
     ground = game.ground
@@ -114,10 +115,6 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
     return out
 
 
-def _by_id(p: Piece) -> int:
-    return p.id
-
-
 def legal_actions(game: Game) -> list[dict[str, Any]]:
     """Every action the side to move may take now, as that side knows the board.
 
@@ -136,12 +133,13 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
         # move_action, inlined: this loop makes most of the actions listed.
         p = pieces[pid]
         row, col, level = p.row, p.col, LEVELS[p.level]
-        for c in cands[pid]:
-            a = {"type": "move", "piece": pid, "from": [row, col, level], "to": list(PLACES[c.path[-1]])}
-            if c.carry is not None:
+        # A Candidate is (piece, path, kind, carry, doze, routes, dozing).
+        for _, path, _, carry, doze, _, dozing in cands[pid]:
+            a = {"type": "move", "piece": pid, "from": [row, col, level], "to": list(PLACES[path[-1]])}
+            if carry is not None:
                 a["carry"] = True
-            if c.dozing:
-                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c.doze]
+            if dozing:
+                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in doze]
             out.append(a)
     out.extend(other_actions(game, hidden_from(game, game.to_move)))
     if end_turn_allowed(game, cands):

@@ -157,10 +157,10 @@ def do_exchange(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -
 
 def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], out: list[dict[str, Any]]) -> None:
     """Add every legal Pick-up, Drop and Exchange of ``p`` (not stunned) to
-    ``out``; ``own`` are its side's Pieces in id order."""
+    ``out``; ``own`` are its side's Pieces in id order. (``capacity`` and
+    ``locked_article`` are inlined where this listing calls them most.)"""
     arts = p.articles
-    sq = (p.row - 1) * SIZE + p.col - 1
-    here = game.ground[sq] if p.level == GROUND else ()
+    here = game.ground[(p.row - 1) * SIZE + p.col - 1] if p.level == GROUND else ()
     if not arts and not here:
         # Nothing to pick up, drop or give: most Pieces, most of the time.
         return
@@ -168,19 +168,35 @@ def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], ou
     free = game.options["action_restriction"] == "none"
     pid, kind = p.id, p.type
     if here and not turn["pickup"] and (free or not restriction_error(game, "P", pid)):
-        for art in dict.fromkeys(here):
-            new = arts + (art,)
-            if len(new) <= capacity(kind, new):
-                out.append({"type": "pickup", "from": where, "piece": pid, "article": art})
+        # capacity(kind, arts + (art,)): 2 for the XXX Pawn, else 3 with an XXX box among them, else 1.
+        n = len(arts) + 1
+        if kind == "xxx_pawn":
+            room = n <= 2
+            for art in (here if len(here) < 2 or here[0] != here[1] else here[:1]):
+                if room:
+                    out.append({"type": "pickup", "from": where, "piece": pid, "article": art})
+        else:
+            boxed = "xxx" in arts
+            for art in (here if len(here) < 2 or here[0] != here[1] else here[:1]):
+                if n <= (3 if boxed or art == "xxx" else 1):
+                    out.append({"type": "pickup", "from": where, "piece": pid, "article": art})
     if not arts:
         return
     # Each Article it may give up (not driving its Transport): with what it
-    # would keep, and whether it could keep that.
-    choices = []
-    for art in dict.fromkeys(arts):
-        rest = list(arts)
-        rest.remove(art)
-        choices.append((art, rest, locked_article(p, art), len(rest) <= capacity(kind, rest)))
+    # would keep, and whether it could keep that (a lone Article: nothing
+    # left to hold, so it always could).
+    transport = p.transport
+    if len(arts) == 1:
+        art = arts[0]
+        locked = transport is not None and transport[0] == art
+        choices = [(art, [], locked, True)]
+    else:
+        choices = []
+        for art in dict.fromkeys(arts):
+            rest = list(arts)
+            rest.remove(art)
+            choices.append((art, rest, transport is not None and transport[0] == art and arts.count(art) == 1,
+                            len(rest) <= capacity(kind, rest)))
     if (not turn["drop"] and (free or not restriction_error(game, "D", pid))
             and drop_square(game, p) is not None):
         for art, _, locked, fits in choices:
@@ -203,8 +219,11 @@ def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], ou
         q_arts = q.articles
         q_kind = q.type
         qid = q.id
+        # capacity(q_kind, q_arts + [art]) from that of q_arts alone.
+        q_cap = 2 if q_kind == "xxx_pawn" else 3 if "xxx" in q_arts else 1
+        n = len(q_arts) + 1
         for art, rest, _, fits in choices:
-            if len(q_arts) + 1 <= capacity(q_kind, list(q_arts) + [art]) and fits:
+            if fits and n <= (3 if q_cap == 1 and art == "xxx" else q_cap):
                 out.append({"type": "exchange", "from": where, "piece": pid, "article": art, "to": to,
                             "to_piece": qid})
             if q_arts:

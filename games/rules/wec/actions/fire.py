@@ -333,7 +333,12 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
             continue
         if not free and restriction_error(game, fire_code(game), pid):
             continue
-        out.extend(_fire_aims(game, p, weapon, where, hidden))
+        if weapon in _AIMED:
+            out.extend(_fire_aims(game, p, weapon, where, hidden))
+        else:
+            # _fire_aims for a weapon fired in a direction (most of them).
+            out.extend([{"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
+                        for d0, d1 in _AIMS[p.row * 16 + p.col]])
 
 
 def _weapons(p: Piece) -> tuple[str, ...]:
@@ -425,6 +430,9 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
     return [{"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
             for d0, d1 in _AIMS[p.row * 16 + p.col]]
 
+
+#: The weapons whose aims are more than a direction (see _fire_aims).
+_AIMED = frozenset(TRANSPORT_LEVEL) | {JET_ROCKET, "sam_launcher", "torpedo_launcher"}
 
 # The directions that stay on the board, from each Square (keyed row * 16 + col).
 _AIMS = {

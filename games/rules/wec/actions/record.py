@@ -14,7 +14,7 @@ from typing import Any
 from ..constants import SIZE, other
 from ..notation import mark_alike
 from ..state import Game
-from ..visibility import hidden_after, hidden_from, same_sight, sees_sub
+from ..visibility import hidden_after, hidden_from, same_sight, same_sight_for, sees_sub
 
 
 def primaries(game: Game) -> dict[str, set[int]]:
@@ -76,9 +76,9 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
     same = same_sight(before, g)
     hidden = {
         (actor_color, "before"): hidden_from(before, actor_color),
-        (actor_color, "after"): hidden_after(before, g, actor_color, same),
+        (actor_color, "after"): hidden_after(before, g, actor_color, same or same_sight_for(before, g, actor_color)),
         (enemy, "before"): hidden_from(before, enemy),
-        (enemy, "after"): hidden_after(before, g, enemy, same),
+        (enemy, "after"): hidden_after(before, g, enemy, same or same_sight_for(before, g, enemy)),
     }
 
     def seen_by(color: str, pid: int | None, moving: bool = False) -> bool:

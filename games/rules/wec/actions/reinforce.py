@@ -28,15 +28,22 @@ def track_reinforcements(game: Game) -> None:
     if not game.reinforcements:
         return
     board = game.board
-    for r in game.reinforcements:
+    pieces = game.pieces
+    for _, color, row, col, _, armed, ready in game.reinforcements:
         # The cases that change nothing, as below (most of them, most of the
         # time): when every reinforcement is one, nothing is rebuilt.
-        if r.armed:
-            # Ready already, or its ground not yet left.
-            if r.ready or board[((r.row - 1) * SIZE + r.col - 1) * 3]:
+        if armed:
+            # Ready already, or its Square not yet left, or armed this Turn.
+            if ready:
                 continue
-        elif not board[((r.row - 1) * SIZE + r.col - 1) * 3]:
-            continue
+            base = ((row - 1) * SIZE + col - 1) * 3
+            if board[base] or board[base + 1] or board[base + 2] or [row, col] in game.turn.get("armed", ()):
+                continue
+        else:
+            ids = board[((row - 1) * SIZE + col - 1) * 3]
+            if not ids or all(pieces[i].color != color for i in ids):
+                # Unarmed, and no friendly Piece on its ground.
+                continue
         break
     else:
         return
