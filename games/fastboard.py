@@ -287,6 +287,16 @@ def _square_sig(sq, ctx):
     g = sq.get
     if g("is_target"):
         return None
+    memo_key = g("memo_key")
+    if memo_key is not None:
+        # A Square from the live board's memo (games.ui.wec.board
+        # build_board): its raw view items are its content; only the
+        # highlights and the board's URL are set after it was built.
+        selectable = any(b.get("selectable") for b in g("bands") or ())
+        return (
+            "memo", memo_key, bool(g("hl_enemy")), bool(g("hl_own")), bool(g("hl_learn")),
+            ctx["board_url"] if selectable else None,
+        )
     bands = []
     url = None
     for b in g("bands") or ():

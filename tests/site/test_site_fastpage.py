@@ -205,3 +205,70 @@ def test_made_up_contexts_are_the_template(game, alice, lang):
         base = wec.board_context(SimpleNamespace(user=alice), game, seat)
         for ctx in _contexts(base, rng):
             _same(ctx)
+
+
+def _strip(board: dict) -> dict:
+    """The board without the memo's keys (a memoised Square carries its key)."""
+    grid = [{"row": line["row"], "squares": [{k: v for k, v in sq.items() if k != "memo_key"}
+                                            for sq in line["squares"]]} for line in board["grid"]]
+    return {**board, "grid": grid}
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_squares_from_the_memo_are_built_and_rendered_as_new(lang):
+    """The live board's Square memo (build_board's `memo`, and fastboard's
+    HTML keyed by it): over a random game's consecutive positions, with
+    selections and highlights, each board equals one built without the
+    memo, and its grid is grid.html's for that board."""
+    from games.fastboard import render_grid
+    from games.ui.wec import highlights, panels
+    from games.ui.wec.board import build_board, square_memo
+
+    engine = get_game_engine()
+    rng = random.Random(3)
+    state = engine.new_game(None)
+    game = SimpleNamespace(pk=987654, created="2026-01-01 " + lang)
+    memos = {c: square_memo((game.pk, game.created, c)) for c in ("black", "white")}
+    checked = hits = 0
+    with translation.override(lang):
+        for _step in range(150):
+            if engine.outcome(state) is not None:
+                break
+            legal = engine.legal_actions(state)
+            mover = engine.to_move(state)
+            for color in ("black", "white"):
+                view = engine.view(state, color, history=False)
+                mine = color == mover
+                options = None
+                if mine and rng.random() < 0.3:
+                    own = sorted({(p["row"], p["col"], p.get("level", "ground")) for p in view.get("pieces", [])
+                                  if p.get("color") == color and p.get("row")})
+                    if own:
+                        place = rng.choice(own)
+                        options = selectors.move_options(Game(status=Game.Status.ACTIVE, to_move=color, engine=""),
+                                                         color, *place, state=state, view=view, legal=legal)
+                        if rng.random() < 0.5:
+                            weapons = sorted({a.get("weapon") for a in legal if a.get("type") == "fire"
+                                              and tuple(a.get("from", ())) == place and a.get("weapon")})
+                            if weapons:
+                                aimed = panels.board_targets(legal, view, color, place, "aim", weapons[0])
+                                options = aimed if aimed.targets else options
+                before = len(memos[color])
+                board = build_board(view, color, options=options, can_select=mine, memo=memos[color])
+                hits += 100 - (len(memos[color]) - before)
+                plain = build_board(view, color, options=options, can_select=mine)
+                assert _strip(board) == plain
+                keys = [(r, c) for r in range(1, 11) for c in range(1, 11)]
+                hl = {"enemy": set(rng.sample(keys, 4)), "own": set(rng.sample(keys, 3))}
+                highlights.mark(board, hl)
+                highlights.mark(plain, hl)
+                context = {"color": color, "act_url": "/games/1/act/", "board_url": "/games/1/board/",
+                           "sel_query": "", "seat": SimpleNamespace(version=rng.randint(1, 9)),
+                           "csrf_token": CSRF_MARK, "game": game}
+                assert render_grid({**context, "board": board}) == render_to_string(
+                    "games/wec/grid.html", {**context, "board": plain})
+                checked += 1
+            ends = [a for a in legal if a["type"] == "end_turn"]
+            action = ends[0] if ends and rng.random() < 0.4 else rng.choice(legal)
+            state = engine.apply(state, action)
+    assert checked > 100 and hits > checked * 50  # most Squares came from the memo
