@@ -250,7 +250,9 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
         line = []
         for _r, c, dark, places in line_layout:
             raw = by_square.get((r, c))
-            if memo is not None and not any(place == origin or place in targets for _lv, place, _k in places):
+            if memo is not None and (
+                options is None or not any(place == origin or place in targets for _lv, place, _k in places)
+            ):
                 # The raw items' text is their identity: the same text, the
                 # same Square (every item is plain view data).
                 key = (r, c, color, can_select, repr(raw) if raw is not None else "")
