@@ -51,24 +51,30 @@ def _build_squares(view: dict) -> dict[tuple[int, int], frozenset]:
     """{(row, col): frozenset of (token, count)}: a multiset that compares in
     one C call (Counters compared in Python were most of the highlights)."""
     lists: dict[tuple[int, int], list] = {}
-    for items, token_of in (
-        (view.get("pieces"), lambda p: ("piece", p.get("color"), p.get("type"), p.get("level", "ground"),
-                                        int(p.get("stun") or 0), tuple(sorted(p.get("articles") or [])))),
-        (view.get("articles"), lambda a: ("article", a.get("type"))),
-        (view.get("projectiles"), lambda pr: ("projectile", pr.get("kind"), pr.get("color"), pr.get("level"))),
-        (view.get("markers"), lambda m: ("marker", m.get("type"), m.get("level"))),
-    ):
-        for item in items or ():
-            row, col = item.get("row"), item.get("col")
-            if row is None or col is None:
-                continue
-            key = (int(row), int(col))
-            found = lists.get(key)
-            if found is None:
-                lists[key] = [token_of(item)]
-            else:
-                found.append(token_of(item))
-    return {key: frozenset(Counter(tokens).items()) for key, tokens in lists.items()}
+    tokens = []  # ((row, col), token)
+    for p in view.get("pieces") or ():
+        tokens.append(((p.get("row"), p.get("col")), (
+            "piece", p.get("color"), p.get("type"), p.get("level", "ground"), int(p.get("stun") or 0),
+            tuple(sorted(p["articles"])) if p.get("articles") else ())))
+    for a in view.get("articles") or ():
+        tokens.append(((a.get("row"), a.get("col")), ("article", a.get("type"))))
+    for pr in view.get("projectiles") or ():
+        tokens.append(((pr.get("row"), pr.get("col")), ("projectile", pr.get("kind"), pr.get("color"), pr.get("level"))))
+    for m in view.get("markers") or ():
+        tokens.append(((m.get("row"), m.get("col")), ("marker", m.get("type"), m.get("level"))))
+    for (row, col), token in tokens:
+        if row is None or col is None:
+            continue
+        key = (int(row), int(col))
+        found = lists.get(key)
+        if found is None:
+            lists[key] = [token]
+        else:
+            found.append(token)
+    return {
+        key: frozenset(((found[0], 1),)) if len(found) == 1 else frozenset(Counter(found).items())
+        for key, found in lists.items()
+    }
 
 
 def changed_squares(before: dict, after: dict) -> set[tuple[int, int]]:
