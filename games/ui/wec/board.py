@@ -255,7 +255,12 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
             ):
                 # The raw items' text is their identity: the same text, the
                 # same Square (every item is plain view data).
-                key = (r, c, color, can_select, repr(raw) if raw is not None else "")
+                # can_select matters only to a Square holding an own piece.
+                if raw is None:
+                    key = (r, c, color, False, "")
+                else:
+                    mine = can_select and any(p.get("color") == color for p in raw["pieces"])
+                    key = (r, c, color, mine, repr(raw))
                 proto = memo.get(key)
                 if proto is None:
                     proto = _build_square(r, c, dark, places, _square_data(raw, color), can_select, origin, targets)
