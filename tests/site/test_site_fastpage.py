@@ -136,7 +136,7 @@ def _contexts(base: dict, rng: random.Random):
     """Variations of a real board context over every branch of the template."""
     game = base["game"]
     statuses = ["active", "finished", "open", "aborted"]
-    for i in range(40):
+    for _ in range(40):
         ctx = dict(base)
         g = SimpleNamespace(
             pk=game.pk,
