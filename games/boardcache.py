@@ -240,7 +240,7 @@ def board_response(
         # (GameUI.render_board: the same HTML, faster).
         render = getattr(ui, "render_board", None)
         html = render(context) if render is not None else render_to_string(ui.BOARD_TEMPLATE, context)
-        cut = boardpatch.split(html)
+        cut = html.cut if isinstance(html, boardpatch.CutHTML) and html.cut is not None else boardpatch.split(html)
         owner = (game.pk, str(game.created), seat.color)
         hashes = boardpatch.digests(cut[0], owner) if cut is not None else None
         if cacheable:

@@ -26,6 +26,10 @@ def _fast_board_is_the_template(monkeypatch):
                 f"fastpage differs from board.html at {at}:\n got      {got[at - 300:at + 200]!r}\n"
                 f" expected {expected[at - 300:at + 200]!r}"
             )
+        from games import boardpatch
+
+        if isinstance(got, boardpatch.CutHTML) and got.cut is not None:
+            assert got.cut == boardpatch.split(got), "fastpage's parts are not the board's"
         return got
 
     monkeypatch.setattr(wec, "render_board", checked)

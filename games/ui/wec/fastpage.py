@@ -33,6 +33,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, trans_real
 
+from games.boardpatch import END_MARK, CutHTML
 from games.fastboard import _e, render_grid
 from games.templatetags.wec_board import color_name, piece_name, reason_name
 from games.templatetags.wec_fastboard import OnceNode
@@ -241,7 +242,9 @@ def render_board(context: dict) -> str:
             '<div class="board-scroll" data-keep-scroll="board" tabindex="0" role="region" aria-label="'
             + w.tr("Board (scrolls sideways on small screens)") + '">'
         )
-        out.append(render_grid(context, marks=True))
+        segments: list[str] = []
+        grid_at = len(out)
+        out.append(render_grid(context, marks=True, segments=segments))
         arrows = context.get("arrows", _MISSING)
         if _t(_get(arrows, "arrows")):
             out.append(_arrows(arrows, w))
@@ -295,7 +298,16 @@ def render_board(context: dict) -> str:
     out.append("\n  </div>\n\n  ")
     out.append(_once("wec-legend"))
     out.append("\n<!--e--></section>\n")
-    return mark_safe("".join(out))
+    if _t(review):
+        return mark_safe("".join(out))
+    # The parts games.boardpatch cuts the board into, from the grid's own
+    # segments: no cutting, and the kept Squares' hashes are known.
+    prefix, suffix = "".join(out[:grid_at]), "".join(out[grid_at + 1:])
+    html = CutHTML(prefix + out[grid_at] + suffix)
+    end = suffix.find(END_MARK)
+    if len(segments) > 1 and end >= 0:
+        html.cut = ([prefix + segments[0], *segments[1:-1], segments[-1] + suffix[:end]], suffix[end:])
+    return html
 
 
 def _tab_title(context: dict, w: _Words, game, status, opponent) -> str:
