@@ -56,7 +56,8 @@ class GameUI(Protocol):
     (its words), used by games/boardcache.py and services.note_board_shown),
     and ``render_board(context)`` (the board partial's HTML for
     ``board_context``'s context, byte for byte what ``BOARD_TEMPLATE``
-    renders, without the template engine: games/boardcache.py uses it
+    renders, without the template engine, optionally as a
+    ``boardpatch.CutHTML`` carrying its parts: games/boardcache.py uses it
     when present)."""
 
     NAME: str
