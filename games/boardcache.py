@@ -235,8 +235,12 @@ def board_response(
             history = selectors.history_lines(game, selectors.load_state(game), seat.color)
         signature = context.get("seen_signature")
         context["csrf_token"] = CSRF_MARK
-        html = render_to_string(get_ui(game.engine).BOARD_TEMPLATE, context)
-        cut = boardpatch.split(html)
+        ui = get_ui(game.engine)
+        # A package may build its board partial without the template engine
+        # (GameUI.render_board: the same HTML, faster).
+        render = getattr(ui, "render_board", None)
+        html = render(context) if render is not None else render_to_string(ui.BOARD_TEMPLATE, context)
+        cut = html.cut if isinstance(html, boardpatch.CutHTML) and html.cut is not None else boardpatch.split(html)
         owner = (game.pk, str(game.created), seat.color)
         hashes = boardpatch.digests(cut[0], owner) if cut is not None else None
         if cacheable:

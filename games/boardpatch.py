@@ -40,6 +40,15 @@ MAX_PARTS = 256
 _HASH = re.compile(r"[0-9a-f]{12}")
 
 
+class CutHTML(str):
+    """A board's HTML that comes with its parts already cut (`cut`, what
+    `split` would give), from a renderer that built it from them (Wec's
+    games.ui.wec.fastpage): most parts are then the very strings kept for
+    the player's Squares, whose hashes Python already knows."""
+
+    cut: tuple[list[str], str] | None = None
+
+
 def split(html: str) -> tuple[list[str], str] | None:
     """(the parts of a board's HTML, the rest from END_MARK on), or None for
     HTML that is not cut into parts (another game's board, a review)."""

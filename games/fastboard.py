@@ -287,6 +287,16 @@ def _square_sig(sq, ctx):
     g = sq.get
     if g("is_target"):
         return None
+    memo_key = g("memo_key")
+    if memo_key is not None:
+        # A Square from the live board's memo (games.ui.wec.board
+        # build_board): its raw view items are its content; only the
+        # highlights and the board's URL are set after it was built.
+        selectable = any(b.get("selectable") for b in g("bands") or ())
+        return (
+            "memo", memo_key, bool(g("hl_enemy")), bool(g("hl_own")), bool(g("hl_learn")),
+            ctx["board_url"] if selectable else None,
+        )
     bands = []
     url = None
     for b in g("bands") or ():
@@ -399,11 +409,14 @@ def _render_square(sq, ctx, words: _Words) -> str:
 PART_MARK = "<!--s-->"
 
 
-def render_grid(context, marks: bool = False) -> SafeString:
+def render_grid(context, marks: bool = False, segments: list | None = None) -> SafeString:
     """grid.html for the template context `context` (a dict or a Context):
     `board`, `color`, `board_label`, `act_url`, `board_url`, `sel_query`,
     `seat` and `csrf_token`.  `marks`: with PART_MARK before each Square
-    and after the last (the live board's parts, games.boardpatch)."""
+    and after the last (the live board's parts, games.boardpatch).
+    `segments` (with `marks`): filled with the grid's text between its
+    marks, the very strings `str.split(PART_MARK)` of the grid would give,
+    most of them the kept Squares themselves (their hashes are known)."""
     get = context.get
     board = get("board") or {}
     seat = get("seat")
@@ -428,6 +441,8 @@ def render_grid(context, marks: bool = False) -> SafeString:
         f'\n  <div class="board board-{_e(get("color") or "")}" role="grid" '
         f'aria-label="{_e(label) if label else words.board_default}">\n    '
     ]
+    if segments is not None and marks:
+        return _render_segments(board, ctx, words, out, segments)
     for line in board.get("grid") or ():
         out.append(
             f'\n    <div class="rank" role="row">\n      <span class="coord rank-coord" aria-hidden="true">'
@@ -440,8 +455,30 @@ def render_grid(context, marks: bool = False) -> SafeString:
         out.append("\n    </div>\n    ")
     if marks:
         out.append(PART_MARK)
-    out.append('\n    <div class="rank files" aria-hidden="true">\n      <span class="coord"></span>\n      ')
+    out.append(_files(board))
+    return mark_safe("".join(out))
+
+
+def _files(board) -> str:
+    out = ['\n    <div class="rank files" aria-hidden="true">\n      <span class="coord"></span>\n      ']
     for c in board.get("cols") or ():
         out.append(f'<span class="coord file-coord">{_e(c)}</span>')
     out.append("\n    </div>\n  </div>\n")
-    return mark_safe("".join(out))
+    return "".join(out)
+
+
+def _render_segments(board, ctx, words: _Words, head: list, segments: list) -> SafeString:
+    """render_grid with marks, its text between marks put in `segments`."""
+    pending = head  # the text since the last mark
+    for line in board.get("grid") or ():
+        pending.append(
+            f'\n    <div class="rank" role="row">\n      <span class="coord rank-coord" aria-hidden="true">'
+            f'{_e(line["row"])}</span>\n      '
+        )
+        for sq in line["squares"]:
+            segments.append(pending[0] if len(pending) == 1 else "".join(pending))
+            pending = [_square(sq, ctx, words)]
+        pending.append("\n    </div>\n    ")
+    segments.append(pending[0] if len(pending) == 1 else "".join(pending))
+    segments.append(_files(board))
+    return mark_safe(PART_MARK.join(segments))

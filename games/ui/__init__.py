@@ -53,7 +53,12 @@ class GameUI(Protocol):
     ``signature_changes(before, after)`` (the Squares, [[row, col], ...],
     where two of its board signatures differ; ``board_context`` gives the
     view's signature as ``seen_signature``) and ``since_last_text(squares)``
-    (its words), used by games/boardcache.py and services.note_board_shown)."""
+    (its words), used by games/boardcache.py and services.note_board_shown),
+    and ``render_board(context)`` (the board partial's HTML for
+    ``board_context``'s context, byte for byte what ``BOARD_TEMPLATE``
+    renders, without the template engine, optionally as a
+    ``boardpatch.CutHTML`` carrying its parts: games/boardcache.py uses it
+    when present)."""
 
     NAME: str
     LABEL: Any  # the game's name, translated

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from games import game_options as OPTIONS  # noqa: N812 (the options form, as GameUI names it)
 
 from .context import board_context, board_params, kept_selection, review_context, watch_context
+from .fastpage import render_board
 from .highlights import carry_ends, signature_changes, since_last_text
 from .highlights import signature as view_signature
 
@@ -52,6 +53,7 @@ __all__ = [
     "kept_selection",
     "plain_words",
     "refusal",
+    "render_board",
     "review_context",
     "signature_changes",
     "view_signature",

@@ -5,9 +5,11 @@ Only `view(game, color)` goes in, so nothing the player may not know can come ou
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 
+from django.utils.translation import get_language, gettext_lazy, trans_real
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.selectors import LEVELS, MoveOptions
 from games.templatetags.wec_board import article_name, level_name
@@ -153,27 +155,81 @@ def _layout(color: str) -> tuple:
     return out
 
 
-def build_board(view: dict, color: str, options: MoveOptions | None = None, can_select: bool = False):
+def _square_data(raw: dict | None, color: str) -> dict:
+    """A Square's items as the board shows them, from its raw view items."""
+    data = {"pieces": {lvl: [] for lvl in LEVELS}, "articles": [], "markers": [], "projectiles": [], "reinf": []}
+    if raw is None:
+        return data
+    for piece in raw["pieces"]:
+        level = piece.get("level", "ground")
+        entry = dict(piece)
+        entry["own"] = piece.get("color") == color
+        entry["badges"] = _piece_badges(piece, entry["own"])
+        data["pieces"].setdefault(level, []).append(entry)
+    data["articles"] = list(raw["articles"])
+    data["markers"] = list(raw["markers"])
+    for proj in raw["projectiles"]:
+        shown = _projectile(proj, color)
+        shown["level"] = proj.get("level") if proj.get("level") in LEVELS else "ground"
+        data["projectiles"].append(shown)
+    data["reinf"] = list(raw["reinf"])
+    return data
+
+
+def _build_square(r, c, dark, places, data: dict, can_select: bool, origin, targets) -> dict:
+    pieces_at, projectiles = data["pieces"], data["projectiles"]
+    bands = []
+    for level, place, key in places:
+        pieces = pieces_at.get(level, [])
+        choices = targets.get(place, []) if targets else []
+        bands.append(
+            {
+                "level": level,
+                "pieces": pieces,
+                "key": key,
+                "selectable": can_select and any(p["own"] for p in pieces),
+                "selected": origin == place,
+                "choices": choices,
+                "single": choices[0] if len(choices) == 1 else None,
+                "projectiles": [p for p in projectiles if p["level"] == level] if projectiles else [],
+            }
+        )
+    return {
+        "row": r,
+        "col": c,
+        "dark": dark,
+        "bands": bands,
+        "articles": data["articles"],
+        "markers": data["markers"],
+        "reinf": data["reinf"],
+        "is_target": bool(targets) and any(b["choices"] for b in bands),
+    }
+
+
+def build_board(view: dict, color: str, options: MoveOptions | None = None, can_select: bool = False,
+                memo: dict | None = None):
+    """The board's view-model (template data) of `view` as `color` sees it.
+
+    `memo` (the live board's: one player's, in one language, see
+    `square_memo`): a Square that is no target and holds no selection is
+    taken from it when its raw view items are the same as when it was built
+    (a shallow copy: the caller sets its highlight flags), with its raw key
+    as `memo_key`, which games.fastboard uses as the key of its HTML; an
+    action changes a few Squares, and only those are built again."""
     rows, cols, layout = _layout(color)
     by_square: dict[tuple[int, int], dict] = {}
 
     def square(r, c):
-        data = by_square.get((r, c))
-        if data is None:
-            data = by_square[(r, c)] = {
-                "pieces": {lvl: [] for lvl in LEVELS}, "articles": [], "markers": [], "projectiles": [], "reinf": []
-            }
-        return data
+        raw = by_square.get((r, c))
+        if raw is None:
+            raw = by_square[(r, c)] = {"pieces": [], "articles": [], "markers": [], "projectiles": [], "reinf": []}
+        return raw
 
     for piece in view.get("pieces", []):
         r, c = piece.get("row"), piece.get("col")
-        level = piece.get("level", "ground")
         if r is None or c is None:
             continue
-        entry = dict(piece)
-        entry["own"] = piece.get("color") == color
-        entry["badges"] = _piece_badges(piece, entry["own"])
-        square(r, c)["pieces"].setdefault(level, []).append(entry)
+        square(r, c)["pieces"].append(piece)
     for article in view.get("articles", []):
         if article.get("row") is not None:
             square(article["row"], article["col"])["articles"].append(article)
@@ -182,10 +238,7 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
             square(marker["row"], marker["col"])["markers"].append(marker)
     for proj in view.get("projectiles", []) or []:
         if isinstance(proj, dict) and proj.get("row") is not None and proj.get("col") is not None:
-            shown = _projectile(proj, color)
-            shown["level"] = proj.get("level") if proj.get("level") in LEVELS else "ground"
-            square(proj["row"], proj["col"])["projectiles"].append(shown)
-
+            square(proj["row"], proj["col"])["projectiles"].append(proj)
     for waiting in view.get("reinforcements", []) or []:
         if isinstance(waiting, dict) and waiting.get("row") is not None:
             square(waiting["row"], waiting["col"])["reinf"].append(waiting)
@@ -196,51 +249,51 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
     for r, line_layout in zip(rows, layout, strict=True):
         line = []
         for _r, c, dark, places in line_layout:
-            data = by_square.get((r, c))
-            if data is None:
-                # Nothing on it: three bare bands (targets and the selection
-                # can still fall on an empty place).
-                bands = []
-                for level, place, key in places:
-                    choices = targets.get(place, []) if targets else []
-                    bands.append({
-                        "level": level, "pieces": [], "key": key, "selectable": False,
-                        "selected": origin == place, "choices": choices,
-                        "single": choices[0] if len(choices) == 1 else None, "projectiles": [],
-                    })
-                line.append({
-                    "row": r, "col": c, "dark": dark, "bands": bands, "articles": [], "markers": [], "reinf": [],
-                    "is_target": bool(targets) and any(b["choices"] for b in bands),
-                })
+            raw = by_square.get((r, c))
+            if memo is not None and (
+                options is None or not any(place == origin or place in targets for _lv, place, _k in places)
+            ):
+                # The raw items' text is their identity: the same text, the
+                # same Square (every item is plain view data).
+                # can_select matters only to a Square holding an own piece.
+                if raw is None:
+                    key = (r, c, color, False, "")
+                else:
+                    mine = can_select and any(p.get("color") == color for p in raw["pieces"])
+                    key = (r, c, color, mine, repr(raw))
+                proto = memo.get(key)
+                if proto is None:
+                    proto = _build_square(r, c, dark, places, _square_data(raw, color), can_select, origin, targets)
+                    proto["memo_key"] = key
+                    if len(memo) > SQUARE_MEMO_LIMIT:
+                        memo.clear()
+                    memo[key] = proto
+                line.append(dict(proto))
                 continue
-            pieces_at, projectiles = data["pieces"], data["projectiles"]
-            bands = []
-            for level, place, key in places:
-                pieces = pieces_at.get(level, [])
-                choices = targets.get(place, []) if targets else []
-                bands.append(
-                    {
-                        "level": level,
-                        "pieces": pieces,
-                        "key": key,
-                        "selectable": can_select and any(p["own"] for p in pieces),
-                        "selected": origin == place,
-                        "choices": choices,
-                        "single": choices[0] if len(choices) == 1 else None,
-                        "projectiles": [p for p in projectiles if p["level"] == level] if projectiles else [],
-                    }
-                )
-            line.append(
-                {
-                    "row": r,
-                    "col": c,
-                    "dark": dark,
-                    "bands": bands,
-                    "articles": data["articles"],
-                    "markers": data["markers"],
-                    "reinf": data["reinf"],
-                    "is_target": bool(targets) and any(b["choices"] for b in bands),
-                }
-            )
+            line.append(_build_square(r, c, dark, places, _square_data(raw, color), can_select, origin, targets))
         grid.append({"row": r, "squares": line})
     return {"grid": grid, "cols": list(cols), "rows": list(rows), "mode": options.kind if options else "move"}
+
+
+SQUARE_MEMO_LIMIT = 600  # Squares kept per player and language (a board has 100)
+_SQUARE_MEMOS: OrderedDict = OrderedDict()
+_SQUARE_MEMOS_KEPT = 32  # players' boards whose Squares a process keeps
+_square_memos_lock = threading.Lock()
+
+
+def square_memo(owner) -> dict:
+    """The Squares built for `owner` (game id, game created, colour) in the
+    active language.  Per player, as games.fastboard keeps its HTML: whether
+    a Square is already built, and so a render's time, depends on nothing
+    but that player's own view history.  (A new catalogue object, as tests
+    may make, gets a new memo: projectile and badge titles are translated.)"""
+    key = (get_language(), id(trans_real.catalog()), owner)
+    with _square_memos_lock:
+        memo = _SQUARE_MEMOS.get(key)
+        if memo is None:
+            memo = _SQUARE_MEMOS[key] = {}
+            while len(_SQUARE_MEMOS) > _SQUARE_MEMOS_KEPT:
+                _SQUARE_MEMOS.popitem(last=False)
+        else:
+            _SQUARE_MEMOS.move_to_end(key)
+    return memo

@@ -16,7 +16,7 @@ from games.models import Game
 
 from . import highlights, panels
 from . import review as review_data
-from .board import build_board, parse_place, place_key
+from .board import build_board, parse_place, place_key, square_memo
 
 BOARD_MODES = ("aim", "dest")
 
@@ -64,7 +64,8 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
             mode = None
             options = selectors.move_options(game, seat.color, *sel, state=state, view=view, legal=legal)
         panel = panels.action_panel(legal, view, seat.color, sel)
-    board = build_board(view, seat.color, options=options, can_select=my_turn)
+    board = build_board(view, seat.color, options=options, can_select=my_turn,
+                        memo=square_memo((game.pk, str(game.created), seat.color)))
     hl = highlights.for_player(game, seat.color, view, version=getattr(seat, "version", None))
     highlights.mark(board, hl)
     choice = None

@@ -28,30 +28,58 @@ from games.models import Game
 logger = logging.getLogger(__name__)
 
 
-def _squares(view: dict) -> dict[tuple[int, int], Counter]:
-    """What the view shows on each Square, as a multiset of plain tokens."""
-    out: dict[tuple[int, int], Counter] = {}
+# The last view _squares was asked about and its answer: a submit's answer
+# asks twice about the mover's new view (its signature, made by the service,
+# and the highlights of the board made from it).  Held by identity, with the
+# view itself (so its id cannot be reused); views are never changed in place.
+_last_squares: tuple = (None, None)
 
-    def add(row, col, token):
-        if row is None or col is None:
-            return
-        out.setdefault((int(row), int(col)), Counter())[token] += 1
 
-    for p in view.get("pieces", []) or []:
-        add(p.get("row"), p.get("col"), ("piece", p.get("color"), p.get("type"), p.get("level", "ground"),
-                                          int(p.get("stun") or 0), tuple(sorted(p.get("articles") or []))))
-    for a in view.get("articles", []) or []:
-        add(a.get("row"), a.get("col"), ("article", a.get("type")))
-    for pr in view.get("projectiles", []) or []:
-        add(pr.get("row"), pr.get("col"), ("projectile", pr.get("kind"), pr.get("color"), pr.get("level")))
-    for m in view.get("markers", []) or []:
-        add(m.get("row"), m.get("col"), ("marker", m.get("type"), m.get("level")))
+def _squares(view: dict) -> dict[tuple[int, int], frozenset]:
+    """What the view shows on each Square, as a multiset of plain tokens
+    (the caller must not change the map it is given)."""
+    global _last_squares
+    last_view, last_out = _last_squares
+    if last_view is view:
+        return last_out
+    out = _build_squares(view)
+    _last_squares = (view, out)
     return out
+
+
+def _build_squares(view: dict) -> dict[tuple[int, int], frozenset]:
+    """{(row, col): frozenset of (token, count)}: a multiset that compares in
+    one C call (Counters compared in Python were most of the highlights)."""
+    lists: dict[tuple[int, int], list] = {}
+    tokens = []  # ((row, col), token)
+    for p in view.get("pieces") or ():
+        tokens.append(((p.get("row"), p.get("col")), (
+            "piece", p.get("color"), p.get("type"), p.get("level", "ground"), int(p.get("stun") or 0),
+            tuple(sorted(p["articles"])) if p.get("articles") else ())))
+    for a in view.get("articles") or ():
+        tokens.append(((a.get("row"), a.get("col")), ("article", a.get("type"))))
+    for pr in view.get("projectiles") or ():
+        tokens.append(((pr.get("row"), pr.get("col")), ("projectile", pr.get("kind"), pr.get("color"), pr.get("level"))))
+    for m in view.get("markers") or ():
+        tokens.append(((m.get("row"), m.get("col")), ("marker", m.get("type"), m.get("level"))))
+    for (row, col), token in tokens:
+        if row is None or col is None:
+            continue
+        key = (int(row), int(col))
+        found = lists.get(key)
+        if found is None:
+            lists[key] = [token]
+        else:
+            found.append(token)
+    return {
+        key: frozenset(((found[0], 1),)) if len(found) == 1 else frozenset(Counter(found).items())
+        for key, found in lists.items()
+    }
 
 
 def changed_squares(before: dict, after: dict) -> set[tuple[int, int]]:
     a, b = _squares(before), _squares(after)
-    return {sq for sq in set(a) | set(b) if a.get(sq, Counter()) != b.get(sq, Counter())}
+    return _changed(a, b)
 
 
 def signature(view: dict) -> str:
@@ -61,7 +89,7 @@ def signature(view: dict) -> str:
     would not name it (up to a 32-bit hash collision)."""
     parts = []
     for (row, col), tokens in sorted(_squares(view).items()):
-        text = "|".join(sorted(f"{token!r}*{n}" for token, n in tokens.items()))
+        text = "|".join(sorted(f"{token!r}*{n}" for token, n in tokens))
         parts.append(f"{row}-{col}:{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}")
     return " ".join(parts)
 
@@ -128,8 +156,8 @@ def _kept_squares(game: Game, seq: int, color: str) -> dict:
 
 def _changed(a: dict, b: dict) -> set[tuple[int, int]]:
     """changed_squares for two squares maps."""
-    empty = Counter()
-    return {sq for sq in set(a) | set(b) if a.get(sq, empty) != b.get(sq, empty)}
+    empty = frozenset()
+    return {sq for sq in a.keys() | b.keys() if a.get(sq, empty) != b.get(sq, empty)}
 
 
 def remember_views(game: Game, seq: int, views: dict[str, dict]) -> None:
