@@ -67,10 +67,8 @@ def same_sight(before: Game, after: Game) -> bool:
         p, q = new.get(i), old.get(i)
         if p is not q and (p is None or q is None or _sight_key(p) != _sight_key(q)):
             return False
-    for w, _ in after.locks:
-        p, q = new.get(w), old.get(w)
-        if p is not q and (p is None or q is None or p.color != q.color):
-            return False
+    if not _watchers_alike(old, new, after.locks):
+        return False
     if after.revealed != before.revealed:
         # Only the sightings of the Pieces that may hide are read.
         if {r for r in after.revealed if r[0] in special} != {r for r in before.revealed if r[0] in special}:
@@ -100,15 +98,24 @@ def same_sight_for(before: Game, after: Game, color: str) -> bool:
         q = old.get(i) if i in old_special else None
         if p is not q and _role(p, color) != _role(q, color):
             return False
-    for w, _ in after.locks:
-        p, q = new.get(w), old.get(w)
-        if p is not q and (p is None or q is None or p.color != q.color):
-            return False
+    if not _watchers_alike(old, new, after.locks):
+        return False
     if after.revealed != before.revealed:
         # Only the sightings of the enemy's special Pieces are read (the
         # special Pieces and their colours are the same by now).
         if ({r for r in after.revealed if r[0] in new_special and new[r[0]].color != color}
                 != {r for r in before.revealed if r[0] in new_special and new[r[0]].color != color}):
+            return False
+    return True
+
+
+def _watchers_alike(old: dict, new: dict, locks) -> bool:
+    """Whether every lock-on's watcher is the same Piece, or one of the same
+    colour, in both states (of a lock-on, :func:`_hidden_from` reads only its
+    watcher's colour)."""
+    for w, _ in locks:
+        p, q = new.get(w), old.get(w)
+        if p is not q and (p is None or q is None or p.color != q.color):
             return False
     return True
 
