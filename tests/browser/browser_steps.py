@@ -1,5 +1,7 @@
-"""Steps the browser tests share: signing up a new player and waiting until
-the game page's websocket is live."""
+"""Steps the browser tests share: signing up a new player, challenging
+another and accepting, and waiting until the game page's websocket is live."""
+
+import re
 
 from playwright.sync_api import expect
 
@@ -18,3 +20,23 @@ def sign_up(page, username):
 
 def wait_live(page):
     expect(page.locator("#game-root[data-live='1']")).to_have_count(1, timeout=10000)
+
+
+def challenge(page, opponent: str, **selects: str) -> str:
+    """Challenge `opponent` to a game as Black, with any other <select> of the
+    new-game form set from `selects` (name -> value); return the game's path,
+    which the challenge's page becomes once it is accepted."""
+    page.check("input[name=opponent][value=user]")
+    page.fill("input[name=username]", opponent)
+    page.select_option("select[name=color]", "black")
+    for name, value in selects.items():
+        page.select_option(f"select[name={name}]", value)
+    page.click("#new-game-form button[type=submit]")
+    expect(page.locator("#challenge")).to_be_visible()
+    return re.sub(r"^https?://[^/]+", "", page.url).replace("challenge/", "")
+
+
+def accept_challenge(page):
+    """From the dashboard, open the challenge waiting for this player and accept it."""
+    page.get_by_role("link", name="Challenge: answer it").click()
+    page.click("#accept-challenge")

@@ -2,10 +2,9 @@
 parts (games.boardpatch, static/js/game.js), and the board the page then
 shows is the board a full answer shows."""
 
-import re
 
 import pytest
-from browser_steps import sign_up, wait_live
+from browser_steps import accept_challenge, challenge, sign_up, wait_live
 from playwright.sync_api import expect
 from test_browser_play import make_a_move  # the same steps as the play test
 
@@ -37,15 +36,9 @@ def test_submits_are_answered_with_the_changed_parts(new_page):
     bob = new_page()
     sign_up(alice, "alice_p")
     sign_up(bob, "bob_p")
-    alice.check("input[name=opponent][value=user]")
-    alice.fill("input[name=username]", "bob_p")
-    alice.select_option("select[name=color]", "black")
-    alice.click("#new-game-form button[type=submit]")
-    expect(alice.locator("#challenge")).to_be_visible()
-    game_path = re.sub(r"^https?://[^/]+", "", alice.url).replace("challenge/", "")
+    game_path = challenge(alice, "bob_p")
     bob.goto("/")
-    bob.get_by_role("link", name="Challenge: answer it").click()
-    bob.click("#accept-challenge")
+    accept_challenge(bob)
     alice.goto(game_path)
     wait_live(alice)
     bob.goto(game_path)

@@ -4,7 +4,7 @@ badge, and the review of an ended game (record toggle, replay)."""
 import re
 
 import pytest
-from browser_steps import sign_up, wait_live  # shared steps
+from browser_steps import accept_challenge, challenge, sign_up, wait_live  # shared steps
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,18 +32,11 @@ def test_clock_badge_and_review(new_page, shot):
     sign_up(alice, "alice_c")
     sign_up(bob, "bob_c")
 
-    alice.check("input[name=opponent][value=user]")
-    alice.fill("input[name=username]", "bob_c")
-    alice.select_option("select[name=color]", "black")
-    alice.select_option("select[name=days_per_move]", "2")
-    alice.click("#new-game-form button[type=submit]")
     # A challenge: Bob is told, answers it, and only then does the clock start.
-    expect(alice.locator("#challenge")).to_be_visible()
-    game_path = re.sub(r"^https?://[^/]+", "", alice.url).replace("challenge/", "")
+    game_path = challenge(alice, "bob_c", days_per_move="2")
     bob.goto("/")
     expect(bob.locator("#notif-link .notif-count")).to_have_text(re.compile(r"^1"))
-    bob.get_by_role("link", name="Challenge: answer it").click()
-    bob.click("#accept-challenge")
+    accept_challenge(bob)
     alice.goto(game_path)
     wait_live(alice)
     expect(alice.locator("#clocks")).to_contain_text("2 days per move")

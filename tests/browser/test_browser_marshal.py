@@ -7,7 +7,7 @@ may know."""
 import re
 
 import pytest
-from browser_steps import sign_up, wait_live  # shared steps
+from browser_steps import accept_challenge, sign_up, wait_live  # shared steps
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -45,8 +45,7 @@ def test_marshal_challenge_setup_fight_and_spy_reveal(new_page, shot):
     expect(alice.locator("#challenge-game")).to_contain_text("Marshal and Spy")
     game_path = re.sub(r"^https?://[^/]+", "", alice.url).replace("challenge/", "")
     bob.goto("/")
-    bob.get_by_role("link", name="Challenge: answer it").click()
-    bob.click("#accept-challenge")
+    accept_challenge(bob)
 
     # Black sets up: the default army is filled in; two taps swap two pieces.
     alice.goto(game_path)

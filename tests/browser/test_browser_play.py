@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from browser_steps import PASSWORD, sign_up, wait_live  # shared steps
+from browser_steps import PASSWORD, accept_challenge, challenge, sign_up, wait_live  # shared steps
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,16 +44,10 @@ def test_two_players_see_each_others_turns_live(new_page, shot):
     sign_up(alice, "alice_b")
     sign_up(bob, "bob_b")
 
-    alice.check("input[name=opponent][value=user]")
-    alice.fill("input[name=username]", "bob_b")
-    alice.select_option("select[name=color]", "black")
-    alice.click("#new-game-form button[type=submit]")
     # A challenge first: Bob accepts it, then the game starts.
-    expect(alice.locator("#challenge")).to_be_visible()
-    game_path = re.sub(r"^https?://[^/]+", "", alice.url).replace("challenge/", "")
+    game_path = challenge(alice, "bob_b")
     bob.goto("/")
-    bob.get_by_role("link", name="Challenge: answer it").click()
-    bob.click("#accept-challenge")
+    accept_challenge(bob)
     alice.goto(game_path)
     expect(alice.locator("#board")).to_be_visible()
     wait_live(alice)
