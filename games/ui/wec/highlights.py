@@ -28,28 +28,10 @@ from games.models import Game
 logger = logging.getLogger(__name__)
 
 
-# The last view _squares was asked about and its answer: a submit's answer
-# asks twice about the mover's new view (its signature, made by the service,
-# and the highlights of the board made from it).  Held by identity, with the
-# view itself (so its id cannot be reused); views are never changed in place.
-_last_squares: tuple = (None, None)
-
-
 def _squares(view: dict) -> dict[tuple[int, int], frozenset]:
-    """What the view shows on each Square, as a multiset of plain tokens
-    (the caller must not change the map it is given)."""
-    global _last_squares
-    last_view, last_out = _last_squares
-    if last_view is view:
-        return last_out
-    out = _build_squares(view)
-    _last_squares = (view, out)
-    return out
-
-
-def _build_squares(view: dict) -> dict[tuple[int, int], frozenset]:
-    """{(row, col): frozenset of (token, count)}: a multiset that compares in
-    one C call (Counters compared in Python were most of the highlights)."""
+    """What the view shows on each Square, {(row, col): frozenset of (token,
+    count)}: a multiset of plain tokens that compares in one C call (Counters
+    compared in Python were most of the highlights)."""
     lists: dict[tuple[int, int], list] = {}
     tokens = []  # ((row, col), token)
     for p in view.get("pieces") or ():
