@@ -132,24 +132,38 @@ class _Words:
         return out
 
 
-_WORDS: OrderedDict = OrderedDict()
-_WORDS_KEPT = 32  # players' boards whose memos a process keeps
-_words_lock = threading.Lock()
+class LanguageMemos:
+    """Per-process memos, one per (active language, catalogue object, owner),
+    the `kept` most recently used of them; `factory()` makes a new one.  The
+    owner is a player's board (game id, game created, colour), so what a memo
+    holds, and so a render's time, depends only on that player's own view
+    history; a new catalogue object, as tests may make, gets new memos."""
+
+    def __init__(self, kept: int, factory):
+        self.kept = kept
+        self.factory = factory
+        self._memos: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, owner=None):
+        key = (get_language(), id(trans_real.catalog()), owner)
+        with self._lock:
+            memo = self._memos.get(key)
+            if memo is None:
+                memo = self._memos[key] = self.factory()
+                while len(self._memos) > self.kept:
+                    self._memos.popitem(last=False)
+            else:
+                self._memos.move_to_end(key)
+        return memo
+
+
+_WORDS = LanguageMemos(32, _Words)  # players' boards whose memos a process keeps
 
 
 def _words(owner=None) -> _Words:
-    """The _Words of `owner` (game id, game created, colour) in the active
-    language (a new catalogue object, as tests may make, gets new ones)."""
-    key = (get_language(), id(trans_real.catalog()), owner)
-    with _words_lock:
-        words = _WORDS.get(key)
-        if words is None:
-            words = _WORDS[key] = _Words()
-            while len(_WORDS) > _WORDS_KEPT:
-                _WORDS.popitem(last=False)
-        else:
-            _WORDS.move_to_end(key)
-    return words
+    """The _Words of `owner` (game id, game created, colour) in the active language."""
+    return _WORDS.get(owner)
 
 
 def _piece_key(p) -> tuple:
@@ -403,6 +417,14 @@ def _render_square(sq, ctx, words: _Words) -> str:
     return "".join(out)
 
 
+def csrf_input(context) -> str:
+    """`{% csrf_token %}` for the template context `context` (a dict or a Context)."""
+    token = context.get("csrf_token")
+    if token and token != "NOTPROVIDED":
+        return f'<input type="hidden" name="csrfmiddlewaretoken" value="{_e(token)}">'
+    return ""
+
+
 # Between the parts of a live board (games.boardpatch): before each Square
 # and after the last one.  An HTML comment, so the page's DOM is the same
 # with or without the answer being patched.
@@ -420,10 +442,7 @@ def render_grid(context, marks: bool = False, segments: list | None = None) -> S
     get = context.get
     board = get("board") or {}
     seat = get("seat")
-    token = get("csrf_token")
-    csrf = ""
-    if token and token != "NOTPROVIDED":
-        csrf = f'<input type="hidden" name="csrfmiddlewaretoken" value="{_e(token)}">'
+    csrf = csrf_input(context)
     ctx = {
         "mode": board.get("mode"),
         "act_url": _e(get("act_url") or ""),
@@ -441,22 +460,10 @@ def render_grid(context, marks: bool = False, segments: list | None = None) -> S
         f'\n  <div class="board board-{_e(get("color") or "")}" role="grid" '
         f'aria-label="{_e(label) if label else words.board_default}">\n    '
     ]
-    if segments is not None and marks:
-        return _render_segments(board, ctx, words, out, segments)
-    for line in board.get("grid") or ():
-        out.append(
-            f'\n    <div class="rank" role="row">\n      <span class="coord rank-coord" aria-hidden="true">'
-            f'{_e(line["row"])}</span>\n      '
-        )
-        for sq in line["squares"]:
-            if marks:
-                out.append(PART_MARK)
-            out.append(_square(sq, ctx, words))
-        out.append("\n    </div>\n    ")
-    if marks:
-        out.append(PART_MARK)
-    out.append(_files(board))
-    return mark_safe("".join(out))
+    if segments is None:
+        segments = []
+    _segments(board, ctx, words, out, segments)
+    return mark_safe((PART_MARK if marks else "").join(segments))
 
 
 def _files(board) -> str:
@@ -467,8 +474,10 @@ def _files(board) -> str:
     return "".join(out)
 
 
-def _render_segments(board, ctx, words: _Words, head: list, segments: list) -> SafeString:
-    """render_grid with marks, its text between marks put in `segments`."""
+def _segments(board, ctx, words: _Words, head: list, segments: list) -> None:
+    """Put into `segments` the grid's text between the places of its marks:
+    `head`, then each Square with what follows it up to the next, then the
+    file letters."""
     pending = head  # the text since the last mark
     for line in board.get("grid") or ():
         pending.append(
@@ -481,4 +490,3 @@ def _render_segments(board, ctx, words: _Words, head: list, segments: list) -> S
         pending.append("\n    </div>\n    ")
     segments.append(pending[0] if len(pending) == 1 else "".join(pending))
     segments.append(_files(board))
-    return mark_safe(PART_MARK.join(segments))

@@ -5,12 +5,11 @@ Only `view(game, color)` goes in, so nothing the player may not know can come ou
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 
-from django.utils.translation import get_language, gettext_lazy, trans_real
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from games.fastboard import LanguageMemos
 from games.selectors import LEVELS, MoveOptions
 from games.templatetags.wec_board import article_name, level_name
 
@@ -276,24 +275,11 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
 
 
 SQUARE_MEMO_LIMIT = 600  # Squares kept per player and language (a board has 100)
-_SQUARE_MEMOS: OrderedDict = OrderedDict()
-_SQUARE_MEMOS_KEPT = 32  # players' boards whose Squares a process keeps
-_square_memos_lock = threading.Lock()
+_SQUARE_MEMOS = LanguageMemos(32, dict)  # players' boards whose Squares a process keeps
 
 
 def square_memo(owner) -> dict:
     """The Squares built for `owner` (game id, game created, colour) in the
-    active language.  Per player, as games.fastboard keeps its HTML: whether
-    a Square is already built, and so a render's time, depends on nothing
-    but that player's own view history.  (A new catalogue object, as tests
-    may make, gets a new memo: projectile and badge titles are translated.)"""
-    key = (get_language(), id(trans_real.catalog()), owner)
-    with _square_memos_lock:
-        memo = _SQUARE_MEMOS.get(key)
-        if memo is None:
-            memo = _SQUARE_MEMOS[key] = {}
-            while len(_SQUARE_MEMOS) > _SQUARE_MEMOS_KEPT:
-                _SQUARE_MEMOS.popitem(last=False)
-        else:
-            _SQUARE_MEMOS.move_to_end(key)
-    return memo
+    active language (projectile and badge titles are translated), per player
+    as games.fastboard keeps its HTML."""
+    return _SQUARE_MEMOS.get(owner)

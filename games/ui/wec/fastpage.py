@@ -31,10 +31,10 @@ from django.template import Context, engines
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, trans_real
+from django.utils.translation import gettext
 
 from games.boardpatch import END_MARK, CutHTML
-from games.fastboard import _e, render_grid
+from games.fastboard import LanguageMemos, _e, csrf_input, render_grid
 from games.templatetags.wec_board import color_name, piece_name, reason_name
 from games.templatetags.wec_fastboard import OnceNode
 from games.templatetags.wec_time import clock_label
@@ -95,17 +95,11 @@ class _Words:
             return msgid % data
 
 
-_WORDS: dict = {}
+_WORDS = LanguageMemos(16, _Words)
 
 
 def _words() -> _Words:
-    key = (get_language(), id(trans_real.catalog()))
-    words = _WORDS.get(key)
-    if words is None:
-        if len(_WORDS) > 16:
-            _WORDS.clear()
-        words = _WORDS[key] = _Words()
-    return words
+    return _WORDS.get()
 
 
 def _template(name: str):
@@ -132,14 +126,6 @@ def _once(name: str) -> str:
     return node.render(Context({}))
 
 
-def _csrf(context: dict) -> str:
-    """`{% csrf_token %}`."""
-    token = context.get("csrf_token")
-    if token and token != "NOTPROVIDED":
-        return f'<input type="hidden" name="csrfmiddlewaretoken" value="{_e(token)}">'
-    return ""
-
-
 def render_board(context: dict) -> str:
     """board.html for the template context `context` (board_context's)."""
     w = _words()
@@ -147,7 +133,7 @@ def render_board(context: dict) -> str:
     status = _get(game, "status")
     seat = context.get("seat")
     version = _s(_get(seat, "version"))
-    csrf = _csrf(context)
+    csrf = csrf_input(context)
     color = context.get("color")
     opponent = context.get("opponent")
     view = context.get("view")
