@@ -33,3 +33,14 @@ def _fast_board_is_the_template(monkeypatch):
         return got
 
     monkeypatch.setattr(wec, "render_board", checked)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The services' clock (django.utils.timezone.now), moved by hand from
+    clock_steps.T0: set ``clock["t"]``."""
+    from clock_steps import T0
+
+    now = {"t": T0}
+    monkeypatch.setattr("django.utils.timezone.now", lambda: now["t"])
+    return now

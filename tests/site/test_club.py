@@ -7,27 +7,13 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 from django.urls import reverse
+from option_fields import options_post
 
-from games import game_options, selectors, services, services_club
+from games import selectors, services, services_club
 from games.engine import get_game_engine
 from games.models import ChatMessage, Game, Notification, Seat, Snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-def _options_post(**changes) -> dict:
-    """The new-game form's option fields as a browser posts them (unchecked
-    boxes absent), with `changes` applied."""
-    values = {**game_options.defaults(), **changes}
-    data = {}
-    for opt in game_options.ALL_OPTIONS:
-        value = values[opt.name]
-        if opt.kind == "bool":
-            if value:
-                data[game_options.field_name(opt.name)] = "on"
-        else:
-            data[game_options.field_name(opt.name)] = str(value)
-    return data
 
 
 def _challenge(client, alice, **extra) -> Game:
@@ -42,7 +28,7 @@ def _challenge(client, alice, **extra) -> Game:
 
 
 def test_challenge_waits_for_an_answer_and_the_clock_starts_at_accept(client, alice, bob):
-    game = _challenge(client, alice, **_options_post(tank_range=8, black_government="democracy"))
+    game = _challenge(client, alice, **options_post(tank_range=8, black_government="democracy"))
     assert game.status == Game.Status.CHALLENGE
     assert game.options == {"tank_range": 8, "black_government": "democracy", "competitive": True}
     assert not Seat.objects.filter(game=game, deadline__isnull=False).exists()
@@ -95,7 +81,7 @@ def test_decline_and_withdraw(client, alice, bob):
 def test_a_proposed_change_needs_the_other_players_approval(client, alice, bob):
     game = _challenge(client, alice)
     client.force_login(bob)
-    data = {"days_per_move": "7", "creator_color": "white", **_options_post(xxx_boxes="none", flamer_rate=6)}
+    data = {"days_per_move": "7", "creator_color": "white", **options_post(xxx_boxes="none", flamer_rate=6)}
     response = client.post(reverse("challenge_propose", args=[game.pk]), data)
     assert response.status_code == 302
     game.refresh_from_db()
@@ -114,7 +100,7 @@ def test_a_proposed_change_needs_the_other_players_approval(client, alice, bob):
     assert Snapshot.objects.get(game=game, seq=0).state["options"]["xxx_boxes"] == "none"
     # A rejected change leaves the terms as they were.
     client.force_login(bob)
-    client.post(reverse("challenge_propose", args=[game.pk]), {"days_per_move": "1", **_options_post()})
+    client.post(reverse("challenge_propose", args=[game.pk]), {"days_per_move": "1", **options_post()})
     client.force_login(alice)
     client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "reject"})
     game.refresh_from_db()
@@ -125,7 +111,7 @@ def test_competitive_or_friendly_is_a_change_the_other_player_approves(client, a
     game = _challenge(client, alice)
     assert game.competitive is True
     client.force_login(bob)
-    data = {"days_per_move": "3", "kind": "friendly", **_options_post(flamer_rate=6)}
+    data = {"days_per_move": "3", "kind": "friendly", **options_post(flamer_rate=6)}
     assert client.post(reverse("challenge_propose", args=[game.pk]), data).status_code == 302
     game.refresh_from_db()
     assert game.proposal["competitive"] is False and game.proposal["options"]["competitive"] is False
@@ -140,7 +126,7 @@ def test_competitive_or_friendly_is_a_change_the_other_player_approves(client, a
     assert game.competitive is False and game.options == {"flamer_rate": 6, "competitive": False}
     assert Snapshot.objects.get(game=game, seq=0).state["options"]["competitive"] is False
     # And back to competitive, rejected this time: it stays friendly.
-    data = {"days_per_move": "3", "kind": "competitive", **_options_post()}
+    data = {"days_per_move": "3", "kind": "competitive", **options_post()}
     assert client.post(reverse("challenge_propose", args=[game.pk]), data).status_code == 302
     client.force_login(bob)
     client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "reject"})
@@ -163,10 +149,10 @@ def test_competitive_or_friendly_is_a_change_the_other_player_approves(client, a
 
 def test_an_impossible_option_set_is_a_400_that_changes_nothing(client, alice, bob):
     client.force_login(alice)
-    data = {"opponent": "user", "username": "bob", "color": "black", **_options_post(sub_jet_combat=True)}
+    data = {"opponent": "user", "username": "bob", "color": "black", **options_post(sub_jet_combat=True)}
     response = client.post(reverse("new_game"), data)
     assert response.status_code == 400 and "sub_jet_combat" in response.content.decode()
-    bad = {"opponent": "user", "username": "bob", "color": "black", **_options_post(), "opt_tank_range": "9"}
+    bad = {"opponent": "user", "username": "bob", "color": "black", **options_post(), "opt_tank_range": "9"}
     assert client.post(reverse("new_game"), bad).status_code == 400
     assert not Game.objects.exists()
 

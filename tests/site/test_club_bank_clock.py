@@ -1,47 +1,15 @@
 """Bank-plus-increment clocks (as Little Golem and SchemingMind), alone and
 under vacation."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
+from clock_steps import DAY, HOUR, T0, bank_game, seats, turn
 
-from games import selectors, services, tasks
-from games.engine import get_game_engine
-from games.models import Game, Seat
+from games import services, tasks
+from games.models import Game
 
 pytestmark = pytest.mark.django_db
-
-DAY = timedelta(days=1)
-HOUR = timedelta(hours=1)
-T0 = datetime(2030, 3, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The services' clock, moved by hand."""
-    now = {"t": T0}
-    monkeypatch.setattr(services.timezone, "now", lambda: now["t"])
-    return now
-
-
-def seats(game_id):
-    return {s.color: s for s in Seat.objects.filter(game_id=game_id).select_related("user")}
-
-
-def turn(game_id, user):
-    game = Game.objects.get(pk=game_id)
-    state = selectors.load_state(game)
-    move = next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
-    services.submit_action(game_id, user, move)
-    services.submit_action(game_id, user, {"type": "end_turn"})
-
-
-def bank_game(alice, **extra):
-    return services.create_game(
-        creator=alice, opponent="user", username="bob", color="black", days_per_move=3,
-        increment_hours=extra.pop("increment_hours", 24), bank_cap_days=extra.pop("bank_cap_days", 5), **extra,
-    )
-
 
 def test_bank_after_turn_arithmetic():
     game = Game(days_per_move=3, increment_hours=24, bank_cap_days=5)

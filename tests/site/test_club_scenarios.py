@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from option_fields import options_post
 
 from games import selectors
 from games.models import Game, Scenario, Snapshot
@@ -61,21 +62,6 @@ def test_editor_checks_saves_and_starts_a_challenge(client, alice, bob):
 # --- the start form offers the new-game form's choices ----------------------------------
 
 
-def _all_options_post(**changes) -> dict:
-    from games import game_options
-
-    values = {**game_options.defaults(), **changes}
-    data = {}
-    for opt in game_options.ALL_OPTIONS:
-        value = values[opt.name]
-        if opt.kind == "bool":
-            if value:
-                data[game_options.field_name(opt.name)] = "on"
-        else:
-            data[game_options.field_name(opt.name)] = str(value)
-    return data
-
-
 def test_the_start_form_offers_every_choice_of_the_new_game_form(client, alice):
     client.force_login(alice)
     html = client.get(reverse("scenario_editor") + "?from=shipped:stunned-king").content.decode()
@@ -99,7 +85,7 @@ def test_a_scenario_starts_an_ai_game_with_level_and_clock(client, alice, monkey
     client.force_login(alice)
     response = client.post(reverse("scenario_start"), {
         "source": "shipped:homing-sam", "opponent": "ai", "color": "black", "days_per_move": "2",
-        "ai_level": "hard", "ai_clock": "on", "kind": "friendly", **_all_options_post(sam_rate=6),
+        "ai_level": "hard", "ai_clock": "on", "kind": "friendly", **options_post(sam_rate=6),
     })
     game = Game.objects.get()
     assert response.status_code == 302 and game.status == "active"
@@ -117,7 +103,7 @@ def test_a_scenario_starts_a_seek_with_a_bank_clock(client, alice, bob):
         "source": "shipped:sonar", "opponent": "open", "color": "white", "days_per_move": "3",
         "increment_hours": "12", "bank_cap_days": "5", "kind": "competitive",
         # Posted with another game's name: scenarios are Wec positions whatever is posted.
-        "engine": "marshal", **_all_options_post(),
+        "engine": "marshal", **options_post(),
     })
     game = Game.objects.get()
     assert response.status_code == 302 and game.status == "open" and game.engine == "wec"
@@ -139,7 +125,7 @@ def test_options_posted_replace_the_scenarios_own(client, alice, bob):
     client.post(reverse("scenario_start"), base)
     assert Game.objects.latest("pk").options == {"seen_when_firing": False, "competitive": True}
     # ...with them, what was posted (here the standard value again).
-    client.post(reverse("scenario_start"), {**base, **_all_options_post()})
+    client.post(reverse("scenario_start"), {**base, **options_post()})
     game = Game.objects.latest("pk")
     assert game.options == {"competitive": True}
     assert Snapshot.objects.get(game=game, seq=0).state["options"]["seen_when_firing"] is True
@@ -148,7 +134,7 @@ def test_options_posted_replace_the_scenarios_own(client, alice, bob):
 def test_a_bad_start_is_refused_and_starts_nothing(client, alice, bob):
     client.force_login(alice)
     base = {"source": "shipped:reinforcements", "opponent": "user", "username": "bob", "color": "black"}
-    assert client.post(reverse("scenario_start"), {**base, **_all_options_post(), "opt_stun_turns": "99"}).status_code == 400
+    assert client.post(reverse("scenario_start"), {**base, **options_post(), "opt_stun_turns": "99"}).status_code == 400
     assert client.post(reverse("scenario_start"), {**base, "increment_hours": "-3"}).status_code == 400
     assert client.post(reverse("scenario_start"), {**base, "username": "nobody"}).status_code == 400
     assert client.post(reverse("scenario_start"), {**base, "source": "shipped:nothing"}).status_code == 404

@@ -8,52 +8,21 @@ until …" on the game page and on the profile."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
+from clock_steps import DAY, HOUR, T0, bank_game, seats, turn
 from django.test import Client
 from django.urls import reverse
 
 from games import selectors, services, services_vacation, tasks
-from games.engine import get_game_engine
-from games.models import Game, Seat
+from games.models import Game
 
 pytestmark = pytest.mark.django_db
-
-DAY = timedelta(days=1)
-HOUR = timedelta(hours=1)
-T0 = datetime(2030, 3, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """Every service's clock (django.utils.timezone.now), moved by hand."""
-    now = {"t": T0}
-    monkeypatch.setattr("django.utils.timezone.now", lambda: now["t"])
-    return now
-
-
-def seats(game_id):
-    return {s.color: s for s in Seat.objects.filter(game_id=game_id).select_related("user")}
-
-
-def turn(game_id, user):
-    """A whole turn: the first legal Move, then End Turn."""
-    state = selectors.load_state(Game.objects.get(pk=game_id))
-    move = next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
-    services.submit_action(game_id, user, move)
-    services.submit_action(game_id, user, {"type": "end_turn"})
 
 
 def plain_game(alice, days=3):
     return services.create_game(creator=alice, opponent="user", username="bob", color="black", days_per_move=days)
-
-
-def bank_game(alice):
-    return services.create_game(
-        creator=alice, opponent="user", username="bob", color="black", days_per_move=3,
-        increment_hours=24, bank_cap_days=5,
-    )
 
 
 def fresh(user):
