@@ -3,12 +3,17 @@
 (function () {
   "use strict";
   var MARKS = {corporal: "1", lieutenant: "2", captain: "3", colonel: "4", general: "5", spy: "S", sapper: "P", mine: "M", hq: "H"};
+  // The arrangement in progress outlives the board's swaps: the live page
+  // refreshes #board when its socket (re)opens or the opponent acts, and a
+  // player half way through placing must not be sent back to the start.
+  var kept = null;  // {key, placed, pickType, pickSquare}
 
   function init() {
     var root = document.getElementById("setup-screen");
     if (!root || root.dataset.ready) return;
     root.dataset.ready = "1";
     var color = root.dataset.color;
+    var key = (root.dataset.favouriteUrl || "") + "|" + color;
     var placed = {};
     var pickType = null, pickSquare = null;
     var strings = document.getElementById("setup-strings").dataset;
@@ -50,6 +55,7 @@
       document.getElementById("setup-action").value = JSON.stringify({type: "setup", pieces: pieces});
       document.getElementById("setup-ready").disabled = total !== 30;
       document.getElementById("setup-status").textContent = total === 30 ? strings.placed : strings.incomplete + " (" + total + "/30)";
+      kept = {key: key, placed: placed, pickType: pickType, pickSquare: pickSquare};
     }
     function put(key, type, from) {
       if (from) {
@@ -100,7 +106,14 @@
       });
       btn.blur();
     });
-    load(JSON.parse(root.dataset.initial));
+    if (kept && kept.key === key) {
+      placed = kept.placed;
+      pickType = kept.pickType;
+      pickSquare = kept.pickSquare;
+      render();
+    } else {
+      load(JSON.parse(root.dataset.initial));
+    }
   }
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:afterSettle", init);

@@ -22,6 +22,18 @@ def wait_live(page):
     expect(page.locator("#game-root[data-live='1']")).to_have_count(1, timeout=10000)
 
 
+def refresh_board(page):
+    """Swap a fresh #board in as the live page does when its socket (re)opens
+    or the opponent acts, and wait until it has settled."""
+    page.evaluate(
+        """() => new Promise((done) => {
+            const root = document.getElementById("game-root");
+            document.body.addEventListener("htmx:afterSettle", () => done(), {once: true});
+            window.htmx.ajax("GET", root.dataset.boardUrl, {target: "#board", swap: "outerHTML"});
+        })"""
+    )
+
+
 def challenge(page, opponent: str, **selects: str) -> str:
     """Challenge `opponent` to a game as Black, with any other <select> of the
     new-game form set from `selects` (name -> value); return the game's path,

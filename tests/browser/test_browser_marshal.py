@@ -7,7 +7,7 @@ may know."""
 import re
 
 import pytest
-from browser_steps import accept_challenge, sign_up, wait_live  # shared steps
+from browser_steps import accept_challenge, refresh_board, sign_up, wait_live  # shared steps
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -56,6 +56,10 @@ def test_marshal_challenge_setup_fight_and_spy_reveal(new_page, shot):
     expect(alice.locator("#setup-ready")).to_be_disabled()
     alice.click("#setup-default")
     alice.click("#msq-2-6")  # a General...
+    # The live page swaps the board in when its socket (re)opens or the
+    # opponent acts; the arrangement in progress (and the General picked up)
+    # must survive that.
+    refresh_board(alice)
     alice.click("#msq-3-1")  # ...to the front row
     alice.click("#msq-2-7")  # a Spy...
     alice.click("#msq-3-2")  # ...beside it
