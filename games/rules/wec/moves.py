@@ -250,18 +250,29 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
             simple(_slot(sq, AIR), (), combat)
         else:
             simple(_slot(sq, GROUND), (), combat)
-            for f, r in KING_STEPS:
-                one = offset(color, sq, f, r)
-                if one is None:
-                    continue
-                simple(_slot(one, AIR), (), combat)
-                two = offset(color, sq, 2 * f, 2 * r)
+            for one, two in _jet_flights(color, sq):
+                simple(one, (), combat)
                 if two is not None:
                     # The second Square of a Jet's flight never takes.
-                    simple(_slot(two, AIR), (_slot(one, AIR),), PEACEFUL)
+                    simple(two, (one,), PEACEFUL)
     elif t == "chopper":
         _chopper(game, p, kn, out)
     return out
+
+
+@cache
+def _jet_flights(color: str, sq: int) -> tuple[tuple[int, int | None], ...]:
+    """The air places of an airborne Jet's flights from ``sq``, one king step
+    and (None where it leaves the board) two, in the order they are tried
+    (memoized: geometry only)."""
+    out = []
+    for f, r in KING_STEPS:
+        one = offset(color, sq, f, r)
+        if one is None:
+            continue
+        two = offset(color, sq, 2 * f, 2 * r)
+        out.append((_slot(one, AIR), None if two is None else _slot(two, AIR)))
+    return tuple(out)
 
 
 def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:

@@ -41,6 +41,15 @@ def settle(game: Game, before: dict[str, set[int]], actor: str) -> None:
         game.turn["fallen"] = sorted(set(fallen) | set(lost))
 
 
+def settle_since(start: Game, game: Game, actor: str) -> None:
+    """:func:`settle` for ``game``, made from ``start`` (unchanged) by an
+    action. A primary government Piece can only fall by being removed (which
+    replaces ``Game.prims``) or converted (which counts in ``Game.census``):
+    when neither moved, nothing fell and the primaries need not be listed."""
+    if game.census != start.census or game.prims is not start.prims:
+        settle(game, primaries(start), actor)
+
+
 def decide(game: Game, fallen: list[str], actor: str) -> None:
     """Fix the result at the end of ``actor``'s Turn from the sides that lost
     a primary government Piece during it: if the actor lost one it loses (even

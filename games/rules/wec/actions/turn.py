@@ -22,7 +22,7 @@ from .common import IllegalAction, on_board, sign
 from .effects import prune_locks, prune_revealed, settle_stranded
 from .fire import hit_slot
 from .move import own_candidates
-from .record import decide, primaries, record, settle, turn_over
+from .record import decide, record, settle_since, turn_over
 from .reinforce import track_reinforcements
 from .transport import transport_step
 
@@ -227,10 +227,9 @@ def apply_end_turn(game: Game) -> Game:
         raise IllegalAction("make your Move before ending the Turn")
     color = game.to_move
     g = game.copy()
-    before = primaries(g)
     events: list[dict[str, Any]] = []
     end_of_turn(g, events)
-    settle(g, before, color)
+    settle_since(game, g, color)
     fallen = list(g.turn.get("fallen") or [])
     track_reinforcements(g)
     record(game, g, {"type": "end_turn"}, events)
