@@ -60,6 +60,10 @@ class Candidate(NamedTuple):
         return self.path[-1]
 
 
+#: Builds a Candidate from a full tuple of its fields (no keyword handling).
+_new = tuple.__new__
+
+
 def _slot(sq: int, level: int) -> int:
     return sq * 3 + level
 
@@ -212,7 +216,8 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
         if alone_ok and (dest_slot, False) not in landed:
             if kn.land(dest_slot, alone, kind):
                 landed.add((dest_slot, False))
-                out.append(Candidate(pid, passing + (dest_slot,), kind))
+                # Candidate(pid, path, kind), without the namedtuple's call.
+                out.append(_new(Candidate, (pid, passing + (dest_slot,), kind, None, (), (), False)))
         if (
             passenger is not None
             and (dest_slot, True) not in landed
@@ -288,7 +293,7 @@ def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
                 break
         else:
             if kn.land(squares[-1], alone, kind):
-                out.append(Candidate(p.id, squares, kind))
+                out.append(_new(Candidate, (p.id, squares, kind, None, (), (), False)))
 
 
 @cache

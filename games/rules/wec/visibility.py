@@ -224,10 +224,14 @@ def sees_sub(game: Game, color: str, row: int, col: int) -> bool:
     if not game.options["submersion_invisibility"]:
         return True
     reach = game.options["submersion_detection_range"]
-    return any(
-        p.color == color and p.has("torpedo_launcher") and max(abs(p.row - row), abs(p.col - col)) <= reach
-        for p in game.pieces.values()
-    )
+    pieces = game.pieces
+    # A Piece with a Torpedo Launcher (its own or carried) is special (see
+    # state.is_special): only those need looking at.
+    for pid in game.special:
+        p = pieces[pid]
+        if p.color == color and p.has("torpedo_launcher") and max(abs(p.row - row), abs(p.col - col)) <= reach:
+            return True
+    return False
 
 
 MAX_MARKERS = 8

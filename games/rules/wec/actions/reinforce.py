@@ -34,10 +34,13 @@ def track_reinforcements(game: Game) -> None:
     # time): when every reinforcement is one, nothing is rebuilt.
     unarmed, armed = _watch(waiting)
     for base, color in unarmed:
-        ids = board[base]
-        if ids and any(pieces[i].color == color for i in ids):
-            # A friendly Piece on its ground arms it.
-            break
+        for i in board[base]:
+            if pieces[i].color == color:
+                break
+        else:
+            continue
+        # A friendly Piece on its ground arms it.
+        break
     else:
         for base, where in armed:
             # Its Square left empty, and not armed this Turn: it gets ready.
