@@ -35,7 +35,7 @@ from .constants import (
     SUB,
 )
 from .geometry import board_paths, chopper_routes, neighbours, offset
-from .state import Game, Piece, moves_key
+from .state import Game, Piece, same_moves
 
 #: Pieces whose every movement is non-combat (l. 795-797).
 NON_COMBAT = frozenset(("dozer", "destroyer", "aaa"))
@@ -570,7 +570,7 @@ def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]
         pieces = game.pieces
         for i, q in zip(others, own, strict=True):
             now = pieces[i]
-            if i != q.id or (now is not q and moves_key(now) != moves_key(q)):
+            if i != q.id or (now is not q and not same_moves(now, q)):
                 return False
     pair: list[Piece] | None = None
     for code in codes:
@@ -650,7 +650,7 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
         own = (p.row - 1) * SIZE + p.col - 1
         if old is not None:
             e = old.get(pid)
-            if e is not None and (e[0] is p or moves_key(e[0]) == moves_key(p)):
+            if e is not None and (e[0] is p or same_moves(e[0], p)):
                 # A Square it read was touched: the Moves still hold when
                 # every question asked of the touched Squares gets the same
                 # answer (its own place, read directly, counts as one).
@@ -710,7 +710,7 @@ def all_candidates(
             if p.color != color:
                 continue
             e = old.get(p.id) if old is not None else None
-            if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or moves_key(e[0]) == moves_key(p)):
+            if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or same_moves(e[0], p)):
                 if e[0] is not p:
                     e = (p, *e[1:])
                 made[p.id] = e

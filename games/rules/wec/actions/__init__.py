@@ -97,18 +97,24 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
     can_fire = len(game.turn["fires"]) < 2
     ground = game.ground
     weapons = WEAPONS_BY_KEY.get
+    bare = _BARE.get
     armed: tuple[str, ...] = ()
     for p in own:
         if p.stun:
             continue
         # Most Pieces have no weapon to fire and nothing to pick up, drop or
         # give: they are passed over before anything is built for them.
+        arts = p.articles
         if can_fire:
-            # weapons_of(p), its memo read here (a call per own Piece saved).
-            armed = weapons((p.type, p.articles, p.transport is None))
+            # weapons_of(p), its memo read here (a call per own Piece saved);
+            # without Articles a Piece's weapons are its type's (a Transport
+            # needs its Article), memoized by the type alone.
+            armed = weapons((p.type, arts, p.transport is None)) if arts else bare(p.type)
             if armed is None:
                 armed = weapons_of(p)
-        handy = p.articles or (p.level == GROUND and ground[(p.row - 1) * SIZE + p.col - 1])
+                if not arts:
+                    _BARE[p.type] = armed
+        handy = arts or (p.level == GROUND and ground[(p.row - 1) * SIZE + p.col - 1])
         if not (armed or handy):
             continue
         where = [p.row, p.col, LEVELS[p.level]]
@@ -118,6 +124,10 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
             article_actions(game, p, own, where, out)
     reinforce_actions(game, out)
     return out
+
+
+#: Piece type -> the weapons of a Piece of that type carrying no Article.
+_BARE: dict[str, tuple[str, ...]] = {}
 
 
 def legal_actions(game: Game) -> list[dict[str, Any]]:
@@ -137,10 +147,14 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
     for pid in sorted(cands):
         # move_action, inlined: this loop makes most of the actions listed.
         p = pieces[pid]
-        row, col, level = p.row, p.col, LEVELS[p.level]
+        # Each Move is a copy of one dict with its own "to" set (cheaper than
+        # a literal, keys in the same order); like a Piece's Fires, a Piece's
+        # Moves share its "from" list within one listing.
+        copy = {"type": "move", "piece": pid, "from": [p.row, p.col, LEVELS[p.level]], "to": None}.copy
         # A Candidate is (piece, path, kind, carry, doze, routes, dozing).
         for _, path, _, carry, doze, _, dozing in cands[pid]:
-            a = {"type": "move", "piece": pid, "from": [row, col, level], "to": [*PLACES[path[-1]]]}
+            a = copy()
+            a["to"] = [*PLACES[path[-1]]]
             if carry is not None:
                 a["carry"] = True
             if dozing:

@@ -428,10 +428,16 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
         pieces = game.pieces
         color = p.color
         any_colour = weapon == JET_ROCKET
-        r0, r1 = max(1, p.row - reach), min(SIZE, p.row + reach)
-        c0, c1 = max(1, p.col - reach), min(SIZE, p.col + reach)
+        row, col = p.row, p.col
+        # The Squares in reach (max and min, as conditionals: no calls).
+        r0 = row - reach if row > reach else 1
+        r1 = row + reach if row + reach < SIZE else SIZE
+        c0 = col - reach if col > reach else 1
+        c1 = col + reach if col + reach < SIZE else SIZE
         if level == GROUND:
-            squares: Any = ((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+            # (A Jet's Rocket reaches its own Square only, by default.)
+            squares: Any = ((row, col),) if not reach else (
+                (r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
         else:
             # Only the Pieces away from the ground (Game.aloft) can be at the
             # air or sub level: their Squares in reach, in the board's order
