@@ -32,7 +32,7 @@ def track_reinforcements(game: Game) -> None:
     pieces = game.pieces
     # The cases that change nothing, as below (most of them, most of the
     # time): when every reinforcement is one, nothing is rebuilt.
-    unarmed, armed = _watch(waiting)
+    unarmed, armed, _ = _watch(waiting)
     for base, color in unarmed:
         for i in board[base]:
             if pieces[i].color == color:
@@ -86,19 +86,23 @@ def track_reinforcements(game: Game) -> None:
         game.reinforcements = tuple(out)
 
 
-def _watch(waiting: tuple[Reinforcement, ...]) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, list[int]], ...]]:
+def _watch(waiting: tuple[Reinforcement, ...]) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, list[int]], ...],
+                                                         tuple[Reinforcement, ...]]:
     """What ``track_reinforcements`` looks at to see that nothing can change:
     the ground slot and colour of each unarmed reinforcement, and the
-    ground slot and ``[row, col]`` of each armed one not yet ready. Worked
-    out once per tuple of reinforcements (games share it until one changes):
-    the last one asked is kept, by identity."""
+    ground slot and ``[row, col]`` of each armed one not yet ready; and the
+    ready ones, in order (``reinforce_actions``). Worked out once per tuple
+    of reinforcements (games share it until one changes): the last one asked
+    is kept, by identity."""
     last = _WATCH[0]  # one read: (tuple, answer) is replaced as a whole
     if last[0] is waiting:
         return last[1]
     unarmed = tuple((((r.row - 1) * SIZE + r.col - 1) * 3, r.color) for r in waiting if not r.armed)
     armed = tuple((((r.row - 1) * SIZE + r.col - 1) * 3, [r.row, r.col]) for r in waiting if r.armed and not r.ready)
-    _WATCH[0] = (waiting, (unarmed, armed))
-    return unarmed, armed
+    ready = tuple(r for r in waiting if r.ready)
+    if waiting.__class__ is tuple:  # (never changed in place: safe to keep)
+        _WATCH[0] = (waiting, (unarmed, armed, ready))
+    return unarmed, armed, ready
 
 
 #: The reinforcements ``_watch`` was last asked about (held, so that the
@@ -154,8 +158,8 @@ def reinforce_actions(game: Game, out: list[dict[str, Any]]) -> None:
     turn = game.turn
     if not turn["reinforce"] and not restriction_error(game, "R", None):
         seen = set()
-        for r in game.reinforcements:
-            if r.color == color and r.ready and (r.row, r.col, r.type) not in seen:
+        for r in _watch(game.reinforcements)[2]:  # the ready ones, in order
+            if r.color == color and (r.row, r.col, r.type) not in seen:
                 seen.add((r.row, r.col, r.type))
                 if reinforce_fits(game, Piece(0, r.type, color, r.row, r.col, GROUND, r.hand)):
                     out.append({"type": "reinforce", "to": [r.row, r.col], "piece_type": r.type})
