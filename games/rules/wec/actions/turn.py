@@ -187,7 +187,9 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
             else:
                 kept.append(proj)
         game.projectiles = tuple(kept)
-    for pid in sorted(i for i, q in game.pieces.items() if q.color == color and q.transport is not None):
+    moving = [i for i, q in game.pieces.items() if q.transport is not None and q.color == color]
+    moving.sort()
+    for pid in moving:
         q = game.pieces.get(pid)
         if q is None or q.transport is None or q.color != color:
             continue
@@ -195,9 +197,9 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
             game.update(pid, transport=q.transport[:5] + (False,))
         else:
             transport_step(game, pid, events)
-    for pid, q in list(game.pieces.items()):
-        if q.color != color or not (q.stun or q.cooldowns):
-            continue
+    # Each step changes only its own Piece: the ones to count down can be
+    # listed first.
+    for pid, q in [(i, q) for i, q in game.pieces.items() if (q.cooldowns or q.stun) and q.color == color]:
         cooldowns = tuple((k, v - 1) for k, v in q.cooldowns if v > 1)
         if q.stun:
             game.update(pid, stun=max(0, q.stun - 1), cooldowns=cooldowns)
