@@ -114,14 +114,15 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
                 armed = weapons_of(p)
                 if not arts:
                     _BARE[p.type] = armed
-        handy = arts or (p.level == GROUND and ground[(p.row - 1) * SIZE + p.col - 1])
-        if not (armed or handy):
+        # The Articles on its ground (article_actions reads them too).
+        here = ground[(p.row - 1) * SIZE + p.col - 1] if p.level == GROUND else ()
+        if not (armed or arts or here):
             continue
         where = [p.row, p.col, LEVELS[p.level]]
         if armed:
             fire_actions(game, p, where, hidden, out, armed)
-        if handy:
-            article_actions(game, p, own, where, out)
+        if arts or here:
+            article_actions(game, p, own, where, out, here)
     reinforce_actions(game, out)
     return out
 
