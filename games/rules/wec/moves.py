@@ -654,7 +654,7 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
                 # A Square it read was touched: the Moves still hold when
                 # every question asked of the touched Squares gets the same
                 # answer (its own place, read directly, counts as one).
-                if isdisjoint(e[2]) or _same_answers(
+                if not touched or isdisjoint(e[2]) or _same_answers(
                         plain[0] if plain else _first(plain, game, color, hidden), p, e, touched):
                     made[pid] = e if e[0] is p else (p, *e[1:])
                     return e[1]
@@ -706,11 +706,14 @@ def all_candidates(
         airborne = [p for p in game.pieces.values() if p.color == color and p.type == "chopper" and p.level == AIR]
     else:
         # moves_of, inlined for the whole side (this runs for every listing).
+        # Nothing touched (more than half the listings: a Fire or a Pick-up
+        # since the last one) spares walking each entry's Squares.
+        untouched = not touched
         for p in game.pieces.values():
             if p.color != color:
                 continue
             e = old.get(p.id) if old is not None else None
-            if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or same_moves(e[0], p)):
+            if e is not None and (untouched or touched.isdisjoint(e[2])) and (e[0] is p or same_moves(e[0], p)):
                 if e[0] is not p:
                     e = (p, *e[1:])
                 made[p.id] = e

@@ -277,12 +277,18 @@ class Game:
         mc = self.mcache
         if mc is not None:
             # The copy inherits the Move cache with every Square this object
-            # changed since each colour's entries were made.
+            # changed since each colour's entries were made. Where that is
+            # none and every index is 0 already (an action that touched
+            # nothing, about half of them) the entries would come out the
+            # same: the dict is shared (it is replaced, never changed).
             touched = self.touched
-            mc = {
-                c: (e, h, ts.union(touched[i:]) if len(touched) > i else ts, 0, o)
-                for c, (e, h, ts, i, o) in mc.items()
-            }
+            for v in mc.values():
+                if touched or v[3]:
+                    mc = {
+                        c: (e, h, ts.union(touched[i:]) if len(touched) > i else ts, 0, o)
+                        for c, (e, h, ts, i, o) in mc.items()
+                    }
+                    break
         g.mcache = mc
         g.touched = []
         g.special = self.special
