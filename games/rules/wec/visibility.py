@@ -21,10 +21,6 @@ from .constants import INHERENT, PRIMARY, SIZE, SUB
 from .state import Game, Piece
 
 
-def _near(a: Piece, b: Piece, distance: int) -> bool:
-    return max(abs(a.row - b.row), abs(a.col - b.col)) <= distance
-
-
 def is_stealthed(game: Game, piece: Piece) -> bool:
     """True when the Piece's Stealth is in force (Kings only by option)."""
     if not game.options["stealth_invisibility"] or not piece.has("stealth"):
