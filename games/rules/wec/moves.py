@@ -35,7 +35,7 @@ from .constants import (
     SUB,
 )
 from .geometry import board_paths, chopper_routes, neighbours, offset
-from .state import Game, Piece, moves_key
+from .state import Game, Piece, same_moves
 
 #: Pieces whose every movement is non-combat (l. 795-797).
 NON_COMBAT = frozenset(("dozer", "destroyer", "aaa"))
@@ -58,6 +58,10 @@ class Candidate(NamedTuple):
     @property
     def dest(self) -> int:
         return self.path[-1]
+
+
+#: Builds a Candidate from a full tuple of its fields (no keyword handling).
+_new = tuple.__new__
 
 
 def _slot(sq: int, level: int) -> int:
@@ -212,7 +216,8 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
         if alone_ok and (dest_slot, False) not in landed:
             if kn.land(dest_slot, alone, kind):
                 landed.add((dest_slot, False))
-                out.append(Candidate(pid, passing + (dest_slot,), kind))
+                # Candidate(pid, path, kind), without the namedtuple's call.
+                out.append(_new(Candidate, (pid, passing + (dest_slot,), kind, None, (), (), False)))
         if (
             passenger is not None
             and (dest_slot, True) not in landed
@@ -250,18 +255,29 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
             simple(_slot(sq, AIR), (), combat)
         else:
             simple(_slot(sq, GROUND), (), combat)
-            for f, r in KING_STEPS:
-                one = offset(color, sq, f, r)
-                if one is None:
-                    continue
-                simple(_slot(one, AIR), (), combat)
-                two = offset(color, sq, 2 * f, 2 * r)
+            for one, two in _jet_flights(color, sq):
+                simple(one, (), combat)
                 if two is not None:
                     # The second Square of a Jet's flight never takes.
-                    simple(_slot(two, AIR), (_slot(one, AIR),), PEACEFUL)
+                    simple(two, (one,), PEACEFUL)
     elif t == "chopper":
         _chopper(game, p, kn, out)
     return out
+
+
+@cache
+def _jet_flights(color: str, sq: int) -> tuple[tuple[int, int | None], ...]:
+    """The air places of an airborne Jet's flights from ``sq``, one king step
+    and (None where it leaves the board) two, in the order they are tried
+    (memoized: geometry only)."""
+    out = []
+    for f, r in KING_STEPS:
+        one = offset(color, sq, f, r)
+        if one is None:
+            continue
+        two = offset(color, sq, 2 * f, 2 * r)
+        out.append((_slot(one, AIR), None if two is None else _slot(two, AIR)))
+    return tuple(out)
 
 
 def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
@@ -277,7 +293,7 @@ def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
                 break
         else:
             if kn.land(squares[-1], alone, kind):
-                out.append(Candidate(p.id, squares, kind))
+                out.append(_new(Candidate, (p.id, squares, kind, None, (), (), False)))
 
 
 @cache
@@ -554,7 +570,7 @@ def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]
         pieces = game.pieces
         for i, q in zip(others, own, strict=True):
             now = pieces[i]
-            if i != q.id or (now is not q and moves_key(now) != moves_key(q)):
+            if i != q.id or (now is not q and not same_moves(now, q)):
                 return False
     pair: list[Piece] | None = None
     for code in codes:
@@ -634,11 +650,11 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
         own = (p.row - 1) * SIZE + p.col - 1
         if old is not None:
             e = old.get(pid)
-            if e is not None and (e[0] is p or moves_key(e[0]) == moves_key(p)):
+            if e is not None and (e[0] is p or same_moves(e[0], p)):
                 # A Square it read was touched: the Moves still hold when
                 # every question asked of the touched Squares gets the same
                 # answer (its own place, read directly, counts as one).
-                if isdisjoint(e[2]) or _same_answers(
+                if not touched or isdisjoint(e[2]) or _same_answers(
                         plain[0] if plain else _first(plain, game, color, hidden), p, e, touched):
                     made[pid] = e if e[0] is p else (p, *e[1:])
                     return e[1]
@@ -690,11 +706,14 @@ def all_candidates(
         airborne = [p for p in game.pieces.values() if p.color == color and p.type == "chopper" and p.level == AIR]
     else:
         # moves_of, inlined for the whole side (this runs for every listing).
+        # Nothing touched (more than half the listings: a Fire or a Pick-up
+        # since the last one) spares walking each entry's Squares.
+        untouched = not touched
         for p in game.pieces.values():
             if p.color != color:
                 continue
             e = old.get(p.id) if old is not None else None
-            if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or moves_key(e[0]) == moves_key(p)):
+            if e is not None and (untouched or touched.isdisjoint(e[2])) and (e[0] is p or same_moves(e[0], p)):
                 if e[0] is not p:
                     e = (p, *e[1:])
                 made[p.id] = e

@@ -108,6 +108,15 @@ def moves_key(p: Piece) -> tuple[Any, ...]:
     return (p.type, p.color, p.row, p.col, p.level, p.hand, p.moved, p.stun > 0, p.transport is None)
 
 
+def same_moves(a: Piece, b: Piece) -> bool:
+    """``moves_key(a) == moves_key(b)`` without building the two keys (the
+    Move cache asks this of every Piece whose tuple was replaced): type,
+    colour, row, column, level and hand (fields 1 to 6), ``moved`` (8),
+    stunned or not (9), in Transport or not (11)."""
+    return (a[1:7] == b[1:7] and a[8] == b[8] and (a[9] > 0) == (b[9] > 0)
+            and (a[11] is None) == (b[11] is None))
+
+
 #: Piece types that may hide (Stealth of their own) or find hidden Pieces
 #: (a Torpedo Launcher or Anti-Stealth of their own), and such Articles.
 SPECIAL_TYPES = frozenset(t for t, a in INHERENT.items() if {"stealth", "torpedo_launcher", "anti_stealth"} & set(a))
@@ -268,12 +277,18 @@ class Game:
         mc = self.mcache
         if mc is not None:
             # The copy inherits the Move cache with every Square this object
-            # changed since each colour's entries were made.
+            # changed since each colour's entries were made. Where that is
+            # none and every index is 0 already (an action that touched
+            # nothing, about half of them) the entries would come out the
+            # same: the dict is shared (it is replaced, never changed).
             touched = self.touched
-            mc = {
-                c: (e, h, ts.union(touched[i:]) if len(touched) > i else ts, 0, o)
-                for c, (e, h, ts, i, o) in mc.items()
-            }
+            for v in mc.values():
+                if touched or v[3]:
+                    mc = {
+                        c: (e, h, ts.union(touched[i:]) if len(touched) > i else ts, 0, o)
+                        for c, (e, h, ts, i, o) in mc.items()
+                    }
+                    break
         g.mcache = mc
         g.touched = []
         g.special = self.special
@@ -381,7 +396,7 @@ class Game:
         old = self.pieces[pid]
         new = _changed(old, changes)
         self.pieces[pid] = new
-        if moves_key(new) != moves_key(old):
+        if not same_moves(new, old):
             self.touched.append(new.sq)
             if new.color != old.color:
                 self.census += 1

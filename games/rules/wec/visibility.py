@@ -17,12 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .constants import INHERENT, PRIMARY, SUB
+from .constants import INHERENT, PRIMARY, SIZE, SUB
 from .state import Game, Piece
-
-
-def _near(a: Piece, b: Piece, distance: int) -> bool:
-    return max(abs(a.row - b.row), abs(a.col - b.col)) <= distance
 
 
 def is_stealthed(game: Game, piece: Piece) -> bool:
@@ -198,21 +194,31 @@ def _hidden_from(game: Game, color: str) -> frozenset[int]:
     u_range = opts["submersion_detection_range"]
     hidden = set()
     for p in concealed:
-        if sighted and (p.id, p.slot) in sighted:
+        if sighted and (p.id, ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level) in sighted:
             continue
-        stealth = is_stealthed(game, p)
-        submerged = p.level == SUB and sub_on
-        stealth_seen = p.id in locked or any(_near(d, p, s_range) for d in radar)
-        sub_seen = any(_near(d, p, u_range) for d in sonar)
-        if stealth and submerged:
-            seen = sub_seen if opts["dominance"] == "submersion" else (sub_seen and stealth_seen)
-        elif stealth:
-            seen = stealth_seen
+        # is_stealthed, inlined; each way of being seen is worked out only
+        # where it decides.
+        stealth = stealth_on and (p.type in _STEALTHY or "stealth" in p.articles) and (
+            kings_too or p.type not in PRIMARY)
+        if stealth:
+            seen = p.id in locked or _any_near(radar, p, s_range)
+            if p.level == SUB and sub_on:
+                sub_seen = _any_near(sonar, p, u_range)
+                seen = sub_seen if opts["dominance"] == "submersion" else (sub_seen and seen)
         else:
-            seen = sub_seen
+            seen = _any_near(sonar, p, u_range)
         if not seen:
             hidden.add(p.id)
     return frozenset(hidden)
+
+
+def _any_near(finders: list[Piece], p: Piece, distance: int) -> bool:
+    """Whether any of ``finders`` is within ``distance`` king steps of ``p``."""
+    row, col = p.row, p.col
+    for d in finders:
+        if max(abs(d.row - row), abs(d.col - col)) <= distance:
+            return True
+    return False
 
 
 _NONE: frozenset[int] = frozenset()
@@ -224,10 +230,14 @@ def sees_sub(game: Game, color: str, row: int, col: int) -> bool:
     if not game.options["submersion_invisibility"]:
         return True
     reach = game.options["submersion_detection_range"]
-    return any(
-        p.color == color and p.has("torpedo_launcher") and max(abs(p.row - row), abs(p.col - col)) <= reach
-        for p in game.pieces.values()
-    )
+    pieces = game.pieces
+    # A Piece with a Torpedo Launcher (its own or carried) is special (see
+    # state.is_special): only those need looking at.
+    for pid in game.special:
+        p = pieces[pid]
+        if p.color == color and p.has("torpedo_launcher") and max(abs(p.row - row), abs(p.col - col)) <= reach:
+            return True
+    return False
 
 
 MAX_MARKERS = 8
@@ -239,11 +249,11 @@ def update_markers(before: Game, after: Game) -> None:
     enemy Piece of that type than before (it may be the one that vanished).
     Everything here is what that side itself saw, so markers leak nothing."""
     for color in ("black", "white"):
-        hb = hidden_from(before, color)
         ha = hidden_from(after, color)
         old = after.markers[color]
         if not old and not ha:
             continue
+        hb = hidden_from(before, color)
         if ha == hb and before.census == after.census and len(old) <= MAX_MARKERS:
             # Nobody came into or went out of sight, and no Piece was added,
             # removed or converted: the markers stay as they are.

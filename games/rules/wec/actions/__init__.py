@@ -23,9 +23,9 @@ from ..visibility import hidden_from, update_markers
 from .articles import article_actions, do_drop, do_exchange, do_pickup
 from .common import ACTION_TYPES, PLACES, IllegalAction
 from .effects import prune_locks, prune_revealed, settle_stranded
-from .fire import do_fire, fire_actions, weapons_of
+from .fire import WEAPONS_BY_KEY, do_fire, fire_actions, weapons_of
 from .move import apply_move, move_action, own_candidates
-from .record import primaries, record, settle, turn_over
+from .record import record, settle_since, turn_over
 from .reinforce import do_reinforce, reinforce_actions, track_reinforcements
 from .turn import apply_end_turn, end_turn_allowed
 
@@ -73,7 +73,6 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
     """A Fire, Pick-up, Drop, Exchange or Reinforce, with its aftermath."""
     handler = _HANDLERS[action["type"]]
     g = game.copy()
-    before = primaries(g)
     events: list[dict[str, Any]] = []
     entry = handler(g, action, events)
     settle_stranded(g, events)
@@ -81,7 +80,7 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
     prune_revealed(g)
     track_reinforcements(g)
     record(game, g, entry.pop("action"), events, **entry)
-    settle(g, before, game.to_move)
+    settle_since(game, g, game.to_move)
     return g
 
 
@@ -97,22 +96,39 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     can_fire = len(game.turn["fires"]) < 2
     ground = game.ground
+    weapons = WEAPONS_BY_KEY.get
+    bare = _BARE.get
+    armed: tuple[str, ...] = ()
     for p in own:
         if p.stun:
             continue
         # Most Pieces have no weapon to fire and nothing to pick up, drop or
         # give: they are passed over before anything is built for them.
-        armed = can_fire and weapons_of(p)
-        handy = p.articles or (p.level == GROUND and ground[(p.row - 1) * SIZE + p.col - 1])
-        if not (armed or handy):
+        arts = p.articles
+        if can_fire:
+            # weapons_of(p), its memo read here (a call per own Piece saved);
+            # without Articles a Piece's weapons are its type's (a Transport
+            # needs its Article), memoized by the type alone.
+            armed = weapons((p.type, arts, p.transport is None)) if arts else bare(p.type)
+            if armed is None:
+                armed = weapons_of(p)
+                if not arts:
+                    _BARE[p.type] = armed
+        # The Articles on its ground (article_actions reads them too).
+        here = ground[(p.row - 1) * SIZE + p.col - 1] if p.level == GROUND else ()
+        if not (armed or arts or here):
             continue
         where = [p.row, p.col, LEVELS[p.level]]
         if armed:
             fire_actions(game, p, where, hidden, out, armed)
-        if handy:
-            article_actions(game, p, own, where, out)
+        if arts or here:
+            article_actions(game, p, own, where, out, here)
     reinforce_actions(game, out)
     return out
+
+
+#: Piece type -> the weapons of a Piece of that type carrying no Article.
+_BARE: dict[str, tuple[str, ...]] = {}
 
 
 def legal_actions(game: Game) -> list[dict[str, Any]]:
@@ -132,10 +148,14 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
     for pid in sorted(cands):
         # move_action, inlined: this loop makes most of the actions listed.
         p = pieces[pid]
-        row, col, level = p.row, p.col, LEVELS[p.level]
+        # Each Move is a copy of one dict with its own "to" set (cheaper than
+        # a literal, keys in the same order); like a Piece's Fires, a Piece's
+        # Moves share its "from" list within one listing.
+        copy = {"type": "move", "piece": pid, "from": [p.row, p.col, LEVELS[p.level]], "to": None}.copy
         # A Candidate is (piece, path, kind, carry, doze, routes, dozing).
         for _, path, _, carry, doze, _, dozing in cands[pid]:
-            a = {"type": "move", "piece": pid, "from": [row, col, level], "to": list(PLACES[path[-1]])}
+            a = copy()
+            a["to"] = [*PLACES[path[-1]]]
             if carry is not None:
                 a["carry"] = True
             if dozing:

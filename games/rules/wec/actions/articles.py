@@ -155,12 +155,16 @@ def do_exchange(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -
     return {"action": out, "actor": describe(a), "other": describe(b)}
 
 
-def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], out: list[dict[str, Any]]) -> None:
+def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], out: list[dict[str, Any]],
+                    here: tuple[str, ...] | None = None) -> None:
     """Add every legal Pick-up, Drop and Exchange of ``p`` (not stunned) to
-    ``out``; ``own`` are its side's Pieces in id order. (``capacity`` and
-    ``locked_article`` are inlined where this listing calls them most.)"""
+    ``out``; ``own`` are its side's Pieces in id order; ``here``, when the
+    caller has them, the Articles on the ground under ``p`` if it stands at
+    ground level (else ``()``). (``capacity`` and ``locked_article`` are
+    inlined where this listing calls them most.)"""
     arts = p.articles
-    here = game.ground[(p.row - 1) * SIZE + p.col - 1] if p.level == GROUND else ()
+    if here is None:
+        here = game.ground[(p.row - 1) * SIZE + p.col - 1] if p.level == GROUND else ()
     if not arts and not here:
         # Nothing to pick up, drop or give: most Pieces, most of the time.
         return
@@ -211,7 +215,7 @@ def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], ou
     far = kind in SECONDARY
     row, col = p.row, p.col
     for q in own:
-        if q.stun or q.id == pid:
+        if q.stun or q is p:  # (``own`` holds ``p`` itself; ids are unique)
             continue
         if not (far or -1 <= q.row - row <= 1 and -1 <= q.col - col <= 1 or q.type in SECONDARY):
             continue

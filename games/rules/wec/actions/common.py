@@ -47,14 +47,18 @@ def dist(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 def read_place(value: Any, what: str) -> tuple[int, int, int]:
     """An action's ``[row, col, level]`` field as (row, col, level index)."""
-    if (
-        not isinstance(value, (list, tuple))
-        or len(value) != 3
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value[:2])
-        or value[2] not in LEVEL_INDEX
-    ):
+    # The checks in the order they always ran (a level is looked up only
+    # once row and column are whole numbers), without a generator: every
+    # applied action reads a place or two.
+    if not (isinstance(value, (list, tuple)) and len(value) == 3):
         raise IllegalAction(f"'{what}' must be [row, col, level] with level ground, air or sub")
     row, col, level = value
+    if not (
+        isinstance(row, int) and not isinstance(row, bool)
+        and isinstance(col, int) and not isinstance(col, bool)
+        and level in LEVEL_INDEX
+    ):
+        raise IllegalAction(f"'{what}' must be [row, col, level] with level ground, air or sub")
     if not (1 <= row <= SIZE and 1 <= col <= SIZE):
         raise IllegalAction(f"'{what}' ({row}, {col}) is off the board")
     return row, col, LEVEL_INDEX[level]
@@ -108,16 +112,18 @@ def acting_piece(game: Game, action: dict[str, Any], key: str = "from", piece_ke
     """The acting own Piece named by a place (and optionally an id)."""
     row, col, level = read_place(action.get(key), key)
     color = game.to_move
-    own = [game.pieces[i] for i in game.board[slot_of(row, col, level)] if game.pieces[i].color == color]
-    where = f"({row}, {col}, {LEVELS[level]})"
+    pieces = game.pieces
+    own = [pieces[i] for i in game.board[slot_of(row, col, level)] if pieces[i].color == color]
     if not own:
-        raise illegal(f"you have no piece at {where}")
+        raise illegal(f"you have no piece at ({row}, {col}, {LEVELS[level]})")
     wanted = action.get(piece_key)
     if wanted is not None:
         own = [p for p in own if p.id == wanted]
         if not own:
-            raise illegal(f"piece {wanted!r} of yours is not at {where}")
-    if wants is not None and len(own) > 1:
+            raise illegal(f"piece {wanted!r} of yours is not at ({row}, {col}, {LEVELS[level]})")
+    if len(own) == 1:
+        return own[0]
+    if wants is not None:
         fitting = [p for p in own if wants(p)]
         if fitting:
             own = fitting

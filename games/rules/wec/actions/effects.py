@@ -49,10 +49,19 @@ def stranded(g: Game, q: Piece) -> bool:
 def settle_stranded(g: Game, events: list[dict[str, Any]]) -> None:
     """Passengers left without their carrier (it was destroyed or fell) come
     down to the ground of their Square, or are destroyed if they cannot."""
-    if not g.aloft:
+    aloft = g.aloft
+    if not aloft:
+        return
+    pieces = g.pieces
+    for pid in aloft:
+        q = pieces.get(pid)
+        if q is not None and stranded(g, q):
+            break
+    else:
+        # Nobody is stranded (nearly always): the loop below would change nothing.
         return
     # The Pieces away from the ground (Game.aloft), in the board's order.
-    for pid in [i for i in g.pieces if i in g.aloft]:
+    for pid in [i for i in g.pieces if i in aloft]:
         if pid in g.pieces and stranded(g, g.pieces[pid]):
             come_down(g, pid, events, "crash")
 

@@ -321,15 +321,17 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
         return
     pid = p.id
     free = game.options["action_restriction"] == "none"
+    cooldowns = p.cooldowns
+    aloft = p.level != GROUND
     for weapon in _weapons(p) if weapons is None else weapons:
         # fire_block, inlined for the weapons _weapons lists (each has a
         # strength; Transports only while the Piece is in none).
         key = "rocket_launcher" if weapon == JET_ROCKET else weapon
         if fires and [pid, key] in fires:
             continue
-        if p.cooldowns and cooldown(p, key):
+        if cooldowns and cooldown(p, key):
             continue
-        if p.level != GROUND and weapon in TRANSPORT_LEVEL and not transport_start_ok(game, p, weapon):
+        if aloft and weapon in TRANSPORT_LEVEL and not transport_start_ok(game, p, weapon):
             continue
         if not free and restriction_error(game, fire_code(game), pid):
             continue
@@ -337,8 +339,23 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
             out.extend(_fire_aims(game, p, weapon, where, hidden))
         else:
             # _fire_aims for a weapon fired in a direction (most of them).
-            out.extend([{"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
-                        for d0, d1 in _AIMS[p.row * 16 + p.col]])
+            _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col])
+
+
+def _add_directions(out: list[dict[str, Any]], where: list[Any], pid: int, weapon: str,
+                    aims: tuple[tuple[int, int], ...]) -> None:
+    """Add a Fire of ``weapon`` in each direction of ``aims`` to ``out``.
+
+    Each is a copy of one dict with the direction set last: copying a dict
+    (its keys come along as a block) costs less than building the same
+    five-key literal, and the keys keep their order (type, from, piece,
+    weapon, direction); each aim gets its own dict and direction list."""
+    copy = {"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": None}.copy
+    append = out.append
+    for d0, d1 in aims:
+        a = copy()
+        a["direction"] = [d0, d1]
+        append(a)
 
 
 def _weapons(p: Piece) -> tuple[str, ...]:
@@ -391,11 +408,17 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
     # weapon, then the aim (the order every caller has always seen).
     pid = p.id
     if weapon in TRANSPORT_LEVEL:
-        return [
-            {"type": "fire", "from": where, "piece": pid, "weapon": weapon, "to": [r, c, name], "path": path}
-            for r, c, name, path in _transport_aims(
-                weapon, p.row, p.col, p.level, game.options["transport_ground_to_ground_only"])
-        ]
+        # Copies of one dict, as in _add_directions (a Transport has hundreds of aims).
+        copy = {"type": "fire", "from": where, "piece": pid, "weapon": weapon, "to": None, "path": None}.copy
+        out = []
+        append = out.append
+        for r, c, name, path in _transport_aims(
+                weapon, p.row, p.col, p.level, game.options["transport_ground_to_ground_only"]):
+            a = copy()
+            a["to"] = [r, c, name]
+            a["path"] = path
+            append(a)
+        return out
     if weapon == JET_ROCKET or (weapon in ("sam_launcher", "torpedo_launcher")):
         out = []
         level = GROUND if weapon == JET_ROCKET else PROJECTILES[weapon][1]
@@ -405,10 +428,16 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
         pieces = game.pieces
         color = p.color
         any_colour = weapon == JET_ROCKET
-        r0, r1 = max(1, p.row - reach), min(SIZE, p.row + reach)
-        c0, c1 = max(1, p.col - reach), min(SIZE, p.col + reach)
+        row, col = p.row, p.col
+        # The Squares in reach (max and min, as conditionals: no calls).
+        r0 = row - reach if row > reach else 1
+        r1 = row + reach if row + reach < SIZE else SIZE
+        c0 = col - reach if col > reach else 1
+        c1 = col + reach if col + reach < SIZE else SIZE
         if level == GROUND:
-            squares: Any = ((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+            # (A Jet's Rocket reaches its own Square only, by default.)
+            squares: Any = ((row, col),) if not reach else (
+                (r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
         else:
             # Only the Pieces away from the ground (Game.aloft) can be at the
             # air or sub level: their Squares in reach, in the board's order
@@ -424,11 +453,11 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
                 break
         if weapon == JET_ROCKET:
             return out
-        out.extend([{"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
-                    for d0, d1 in _AIMS[p.row * 16 + p.col]])
+        _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col])
         return out
-    return [{"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": [d0, d1]}
-            for d0, d1 in _AIMS[p.row * 16 + p.col]]
+    out = []
+    _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col])
+    return out
 
 
 #: The weapons whose aims are more than a direction (see _fire_aims).
@@ -445,4 +474,5 @@ _AIMS = {
 # Public names for the search (games/rules/wec/search.py builds the enemy's
 # forcing replies from them without asking for every legal action).
 weapons_of = _weapons
+WEAPONS_BY_KEY = _WEAPONS
 fire_aims = _fire_aims

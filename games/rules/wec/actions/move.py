@@ -18,7 +18,7 @@ from ..visibility import hidden_from
 from .budget import movers_allowed, restriction_error
 from .common import IllegalAction, place_json, read_place
 from .effects import prune_revealed, reveal, settle_stranded
-from .record import primaries, record, settle
+from .record import record, settle_since
 from .reinforce import track_reinforcements
 
 
@@ -104,7 +104,6 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
             raise IllegalAction("two of your pieces there can make that Move; say which with 'piece'")
     cand = min(matches, key=lambda c: c.piece)
     g = game.copy()
-    before = primaries(g)
     events: list[dict[str, Any]] = []
     # The notation names the passenger and the dozed Pieces as they stood.
     if cand.carry is not None:
@@ -124,5 +123,5 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
     g.turn["sequence"].append("M")
     track_reinforcements(g)
     record(game, g, move_action(game, cand), events, actor=describe(game.pieces[cand.piece]))
-    settle(g, before, color)
+    settle_since(game, g, color)
     return g

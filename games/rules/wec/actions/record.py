@@ -41,6 +41,15 @@ def settle(game: Game, before: dict[str, set[int]], actor: str) -> None:
         game.turn["fallen"] = sorted(set(fallen) | set(lost))
 
 
+def settle_since(start: Game, game: Game, actor: str) -> None:
+    """:func:`settle` for ``game``, made from ``start`` (unchanged) by an
+    action. A primary government Piece can only fall by being removed (which
+    replaces ``Game.prims``) or converted (which counts in ``Game.census``):
+    when neither moved, nothing fell and the primaries need not be listed."""
+    if game.census != start.census or game.prims is not start.prims:
+        settle(game, primaries(start), actor)
+
+
 def decide(game: Game, fallen: list[str], actor: str) -> None:
     """Fix the result at the end of ``actor``'s Turn from the sides that lost
     a primary government Piece during it: if the actor lost one it loses (even
@@ -74,48 +83,50 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
     actor_color = before.to_move
     enemy = other(actor_color)
     same = same_sight(before, g)
-    hidden = {
-        (actor_color, "before"): hidden_from(before, actor_color),
-        (actor_color, "after"): hidden_after(before, g, actor_color, same or same_sight_for(before, g, actor_color)),
-        (enemy, "before"): hidden_from(before, enemy),
-        (enemy, "after"): hidden_after(before, g, enemy, same or same_sight_for(before, g, enemy)),
-    }
+    # Each side's hidden set before and after the action (worked out in this
+    # order, as always; the after sets are kept on ``g``).
+    actor_before = hidden_from(before, actor_color)
+    actor_after = hidden_after(before, g, actor_color, same or same_sight_for(before, g, actor_color))
+    enemy_before = hidden_from(before, enemy)
+    enemy_after = hidden_after(before, g, enemy, same or same_sight_for(before, g, enemy))
+    old, new = before.pieces, g.pieces
 
-    def seen_by(color: str, pid: int | None, moving: bool = False) -> bool:
+    def enemy_saw(pid: int | None, moving: bool = False) -> bool:
         if pid is None:
             return True
-        was = pid in before.pieces and pid not in hidden[(color, "before")]
-        now = pid in g.pieces and pid not in hidden[(color, "after")]
+        was = pid in old and pid not in enemy_before
+        now = pid in new and pid not in enemy_after
         if moving:
             # Seen leaving is not seen arriving: both, or gone in plain sight.
-            return (was and now) or (was and pid not in g.pieces) or (now and pid not in before.pieces)
+            return (was and now) or (was and pid not in new) or (now and pid not in old)
         return was or now
 
-    def event_seen(color: str, piece: dict[str, Any]) -> bool:
+    def event_seen(color: str, piece: dict[str, Any], hidden_before: frozenset[int],
+                   hidden_now: frozenset[int]) -> bool:
         if piece["color"] == color:
             return True
         pid = piece.get("id")
-        if pid in g.pieces:
-            return pid not in hidden[(color, "after")]
-        return pid in before.pieces and pid not in hidden[(color, "before")]
+        if pid in new:
+            return pid not in hidden_now
+        return pid in old and pid not in hidden_before
 
     actor = extra.get("actor")
     kind = action["type"]
     moving = kind == "move" or (kind == "fire" and action.get("weapon") in ("bike", "jump_pack", "scuba"))
-    extra["public"] = actor is None or seen_by(enemy, actor.get("id"), moving)
+    extra["public"] = actor is None or enemy_saw(actor.get("id"), moving)
     # Which of two alike Pieces on one place acted (issue 17): the notation
     # writes a "#n" marker, counted among the Pieces each reader can see.
-    for key in ("actor", "other"):
-        if key in extra:
-            mark_alike(before, extra[key], hidden[(enemy, "before")])
+    if actor is not None:
+        mark_alike(before, actor, enemy_before)
     if "other" in extra:
+        mark_alike(before, extra["other"], enemy_before)
         # An Exchange shows both its Pieces: it is told only if both were seen.
-        extra["public"] = extra["public"] and seen_by(enemy, extra["other"].get("id"))
+        extra["public"] = extra["public"] and enemy_saw(extra["other"].get("id"))
     for ev in events:
         piece = ev.get("piece")
         if piece is not None:
-            ev["public"] = event_seen(enemy, piece)
-            ev["own"] = event_seen(actor_color, piece)
+            ev["public"] = event_seen(enemy, piece, enemy_before, enemy_after)
+            ev["own"] = event_seen(actor_color, piece, actor_before, actor_after)
         elif ev.get("projectile") == "torpedo" and before.options["submersion_invisibility"]:
             # A torpedo is as hidden as a Piece below: told only where a
             # side's Torpedo Launchers would see it (the firer knows its own).

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..constants import GROUND, SIZE, slot_of
 from ..moves import PEACEFUL, Knowledge, can_land, describe, mixed_square, remove_piece
-from ..state import Game, Piece
+from ..state import Game, Piece, Reinforcement
 from ..visibility import hidden_from
 from .budget import check_budget, note_action, restriction_error
 from .common import illegal, read_square
@@ -25,28 +25,29 @@ def track_reinforcements(game: Game) -> None:
     armed in (l. 581-584): arriving and leaving within one Turn readies
     nothing. The Squares armed during the Turn in progress are kept in
     ``game.turn["armed"]`` (docs/rulings.md, "Readying a reinforcement")."""
-    if not game.reinforcements:
+    waiting = game.reinforcements
+    if not waiting:
         return
     board = game.board
     pieces = game.pieces
-    for _, color, row, col, _, armed, ready in game.reinforcements:
-        # The cases that change nothing, as below (most of them, most of the
-        # time): when every reinforcement is one, nothing is rebuilt.
-        if armed:
-            # Ready already, or its Square not yet left, or armed this Turn.
-            if ready:
-                continue
-            base = ((row - 1) * SIZE + col - 1) * 3
-            if board[base] or board[base + 1] or board[base + 2] or [row, col] in game.turn.get("armed", ()):
-                continue
+    # The cases that change nothing, as below (most of them, most of the
+    # time): when every reinforcement is one, nothing is rebuilt.
+    unarmed, armed, _ = _watch(waiting)
+    for base, color in unarmed:
+        for i in board[base]:
+            if pieces[i].color == color:
+                break
         else:
-            ids = board[((row - 1) * SIZE + col - 1) * 3]
-            if not ids or all(pieces[i].color != color for i in ids):
-                # Unarmed, and no friendly Piece on its ground.
-                continue
+            continue
+        # A friendly Piece on its ground arms it.
         break
     else:
-        return
+        for base, where in armed:
+            # Its Square left empty, and not armed this Turn: it gets ready.
+            if not (board[base] or board[base + 1] or board[base + 2] or where in game.turn.get("armed", ())):
+                break
+        else:
+            return
     changed = False
     out = []
     armed_now = game.turn.get("armed", ())
@@ -83,6 +84,31 @@ def track_reinforcements(game: Game) -> None:
         out.append(r)
     if changed:
         game.reinforcements = tuple(out)
+
+
+def _watch(waiting: tuple[Reinforcement, ...]) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, list[int]], ...],
+                                                         tuple[Reinforcement, ...]]:
+    """What ``track_reinforcements`` looks at to see that nothing can change:
+    the ground slot and colour of each unarmed reinforcement, and the
+    ground slot and ``[row, col]`` of each armed one not yet ready; and the
+    ready ones, in order (``reinforce_actions``). Worked out once per tuple
+    of reinforcements (games share it until one changes): the last one asked
+    is kept, by identity."""
+    last = _WATCH[0]  # one read: (tuple, answer) is replaced as a whole
+    if last[0] is waiting:
+        return last[1]
+    unarmed = tuple((((r.row - 1) * SIZE + r.col - 1) * 3, r.color) for r in waiting if not r.armed)
+    armed = tuple((((r.row - 1) * SIZE + r.col - 1) * 3, [r.row, r.col]) for r in waiting if r.armed and not r.ready)
+    ready = tuple(r for r in waiting if r.ready)
+    if waiting.__class__ is tuple:  # (never changed in place: safe to keep)
+        _WATCH[0] = (waiting, (unarmed, armed, ready))
+    return unarmed, armed, ready
+
+
+#: The reinforcements ``_watch`` was last asked about (held, so that the
+#: identity check cannot meet another tuple at the same address) with its
+#: answer, as one pair (threads see the pair or the one before, never a mix).
+_WATCH: list[Any] = [(None, None)]
 
 
 def do_reinforce(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -132,8 +158,8 @@ def reinforce_actions(game: Game, out: list[dict[str, Any]]) -> None:
     turn = game.turn
     if not turn["reinforce"] and not restriction_error(game, "R", None):
         seen = set()
-        for r in game.reinforcements:
-            if r.color == color and r.ready and (r.row, r.col, r.type) not in seen:
+        for r in _watch(game.reinforcements)[2]:  # the ready ones, in order
+            if r.color == color and (r.row, r.col, r.type) not in seen:
                 seen.add((r.row, r.col, r.type))
                 if reinforce_fits(game, Piece(0, r.type, color, r.row, r.col, GROUND, r.hand)):
                     out.append({"type": "reinforce", "to": [r.row, r.col], "piece_type": r.type})

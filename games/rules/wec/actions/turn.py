@@ -22,7 +22,7 @@ from .common import IllegalAction, on_board, sign
 from .effects import prune_locks, prune_revealed, settle_stranded
 from .fire import hit_slot
 from .move import own_candidates
-from .record import decide, primaries, record, settle, turn_over
+from .record import decide, record, settle_since, turn_over
 from .reinforce import track_reinforcements
 from .transport import transport_step
 
@@ -187,7 +187,9 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
             else:
                 kept.append(proj)
         game.projectiles = tuple(kept)
-    for pid in sorted(i for i, q in game.pieces.items() if q.color == color and q.transport is not None):
+    moving = [i for i, q in game.pieces.items() if q.transport is not None and q.color == color]
+    moving.sort()
+    for pid in moving:
         q = game.pieces.get(pid)
         if q is None or q.transport is None or q.color != color:
             continue
@@ -195,9 +197,9 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
             game.update(pid, transport=q.transport[:5] + (False,))
         else:
             transport_step(game, pid, events)
-    for pid, q in list(game.pieces.items()):
-        if q.color != color or not (q.stun or q.cooldowns):
-            continue
+    # Each step changes only its own Piece: the ones to count down can be
+    # listed first.
+    for pid, q in [(i, q) for i, q in game.pieces.items() if (q.cooldowns or q.stun) and q.color == color]:
         cooldowns = tuple((k, v - 1) for k, v in q.cooldowns if v > 1)
         if q.stun:
             game.update(pid, stun=max(0, q.stun - 1), cooldowns=cooldowns)
@@ -227,10 +229,9 @@ def apply_end_turn(game: Game) -> Game:
         raise IllegalAction("make your Move before ending the Turn")
     color = game.to_move
     g = game.copy()
-    before = primaries(g)
     events: list[dict[str, Any]] = []
     end_of_turn(g, events)
-    settle(g, before, color)
+    settle_since(game, g, color)
     fallen = list(g.turn.get("fallen") or [])
     track_reinforcements(g)
     record(game, g, {"type": "end_turn"}, events)
