@@ -403,8 +403,7 @@ def seat_board_basics(game: Game, seat: Seat, state, view: dict, my_turn: bool, 
     the seat and its opponent, the player's view, whose turn it is, the
     record (censored while the game runs), the review once it has ended
     (made by the game's own `review_context`), the board's URLs and clocks."""
-    from django.urls import reverse
-
+    from . import urlmemo
     from .models import other_color
 
     opponent_seat = seat_by_color(game, other_color(seat.color))
@@ -419,10 +418,10 @@ def seat_board_basics(game: Game, seat: Seat, state, view: dict, my_turn: bool, 
         "my_turn": my_turn,
         "history": history,
         "review": review,
-        "board_url": reverse("game_board", args=[game.pk]),
-        "act_url": reverse("game_act", args=[game.pk]),
+        "board_url": urlmemo.url("game_board", game.pk),
+        "act_url": urlmemo.url("game_act", game.pk),
         "clocks": game_clocks(game),
-        "clocks_url": reverse("game_clocks", args=[game.pk]),
+        "clocks_url": urlmemo.url("game_clocks", game.pk),
     }
 
 
