@@ -63,3 +63,17 @@ _dumps = functools.partial(json.dumps, separators=(",", ":"), check_circular=Fal
 def json_value(value) -> Jsonb:
     """A JSON field's value as a statement parameter (what the ORM sends)."""
     return Jsonb(value, dumps=_dumps)
+
+
+def json_text(value) -> str:
+    """The JSON text json_value sends for `value`."""
+    return _dumps(value)
+
+
+def _as_is(text: str) -> str:
+    return text
+
+
+def json_value_of_text(text: str) -> Jsonb:
+    """A jsonb parameter from JSON text already made (json_text's)."""
+    return Jsonb(text, dumps=_as_is)
