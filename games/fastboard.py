@@ -23,11 +23,11 @@ import threading
 from collections import OrderedDict
 from html import escape as _escape
 
-from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, trans_real
 
+from . import urlmemo
 from .templatetags.wec_board import (
     article_abbr,
     article_name,
@@ -450,7 +450,7 @@ def render_grid(context, marks: bool = False, segments: list | None = None) -> S
         "sel_query": _e(get("sel_query") or ""),
         "version": _e(getattr(seat, "version", "")) if seat is not None else "",
         "csrf": csrf,
-        "help_url": _e(reverse("help")),
+        "help_url": _e(urlmemo.url("help")),
     }
     game = get("game")
     owner = (game.pk, str(game.created), get("color")) if getattr(game, "pk", None) is not None else None

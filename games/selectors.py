@@ -110,7 +110,12 @@ def with_seats(game: Game, seats) -> Game:
     a service hands the game it has just written to the view that answers
     (no second read)."""
     if not isinstance(seats, QuerySet):
-        ordered = Seat.objects.filter(game_id=game.pk).order_by("color")
+        # The filter is deferred as Django's related managers defer theirs
+        # (applied only if something builds SQL from this queryset, which
+        # a prefetched result never needs): building it was ~0.3 ms a submit.
+        ordered = Seat.objects.order_by("color")
+        ordered._defer_next_filter = True
+        ordered = ordered.filter(game_id=game.pk)
         ordered._result_cache = sorted(seats, key=lambda s: s.color)
         ordered._prefetch_done = True
         seats = ordered
@@ -398,8 +403,7 @@ def seat_board_basics(game: Game, seat: Seat, state, view: dict, my_turn: bool, 
     the seat and its opponent, the player's view, whose turn it is, the
     record (censored while the game runs), the review once it has ended
     (made by the game's own `review_context`), the board's URLs and clocks."""
-    from django.urls import reverse
-
+    from . import urlmemo
     from .models import other_color
 
     opponent_seat = seat_by_color(game, other_color(seat.color))
@@ -414,10 +418,10 @@ def seat_board_basics(game: Game, seat: Seat, state, view: dict, my_turn: bool, 
         "my_turn": my_turn,
         "history": history,
         "review": review,
-        "board_url": reverse("game_board", args=[game.pk]),
-        "act_url": reverse("game_act", args=[game.pk]),
+        "board_url": urlmemo.url("game_board", game.pk),
+        "act_url": urlmemo.url("game_act", game.pk),
         "clocks": game_clocks(game),
-        "clocks_url": reverse("game_clocks", args=[game.pk]),
+        "clocks_url": urlmemo.url("game_clocks", game.pk),
     }
 
 
@@ -509,7 +513,9 @@ def view_digest(game: Game, seats, state, color: str, view: dict | None = None) 
             for s in seats
         ),
     }
-    text = json.dumps(shown, sort_keys=True, separators=(",", ":"), default=str)
+    # check_circular=False: the same text without the encoder's record of
+    # every container it is inside (plain view data has no cycles): ~10%.
+    text = json.dumps(shown, sort_keys=True, separators=(",", ":"), default=str, check_circular=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -788,7 +788,10 @@ def _note_shown_in_batch(game: Game, seat: Seat, batch: Batch) -> None:
         or seat.user_id is None
     ):
         return
-    shown["signature"] = signature_of(shown["view"])
+    # The package may keep what it worked out for the signature in `shown`
+    # (Wec: the Squares map its board_context reuses), and the hashes of the
+    # player's Squares in that player's memo.
+    shown["signature"] = signature_of(shown["view"], owner=(game.pk, str(game.created), seat.color), scratch=shown)
     seat.seen = {"v": seat.version, "sig": shown["signature"], "changed": []}
     batch.add(f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s", [json_value(seat.seen), seat.pk])
 

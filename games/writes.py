@@ -18,6 +18,8 @@ uses (several statements may then share one execute).
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 
 from django.db import connection
@@ -52,6 +54,26 @@ class Batch:
                 on_row(cursor.fetchone())
 
 
+# The JSON text of a jsonb parameter: compact and without the encoder's
+# cycle check (plain data), ~10% less CPU than psycopg's default for the
+# ~20 KB state row of every action; PostgreSQL stores the same jsonb value.
+_dumps = functools.partial(json.dumps, separators=(",", ":"), check_circular=False)
+
+
 def json_value(value) -> Jsonb:
     """A JSON field's value as a statement parameter (what the ORM sends)."""
-    return Jsonb(value)
+    return Jsonb(value, dumps=_dumps)
+
+
+def json_text(value) -> str:
+    """The JSON text json_value sends for `value`."""
+    return _dumps(value)
+
+
+def _as_is(text: str) -> str:
+    return text
+
+
+def json_value_of_text(text: str) -> Jsonb:
+    """A jsonb parameter from JSON text already made (json_text's)."""
+    return Jsonb(text, dumps=_as_is)

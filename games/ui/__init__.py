@@ -52,8 +52,13 @@ class GameUI(Protocol):
     shows what changed since the player last looked: then the package has
     ``signature_changes(before, after)`` (the Squares, [[row, col], ...],
     where two of its board signatures differ; ``board_context`` gives the
-    view's signature as ``seen_signature``) and ``since_last_text(squares)``
-    (its words), used by games/boardcache.py and services.note_board_shown),
+    view's signature as ``seen_signature``), ``since_last_text(squares)``
+    (its words), used by games/boardcache.py and services.note_board_shown,
+    and ``view_signature(view, owner=None, scratch=None)`` (the signature of
+    a view, by the submit that answers with it: `owner` is the player (game
+    id, game created, colour) for the package's per-player memos, `scratch`
+    the service's record of the actor's view, which the package's
+    board_context then gets as ``game.actor_view``),
     and ``render_board(context)`` (the board partial's HTML for
     ``board_context``'s context, byte for byte what ``BOARD_TEMPLATE``
     renders, without the template engine, optionally as a

@@ -35,6 +35,32 @@ def _fast_board_is_the_template(monkeypatch):
     monkeypatch.setattr(wec, "render_board", checked)
 
 
+@pytest.fixture(autouse=True)
+def _fragments_are_the_templates(monkeypatch):
+    """The same for the board answer's out-of-band parts written in Python
+    (games/boardcache.py): the appended record lines and the "changed since
+    you last looked" element, against history.html and since_last.html."""
+    from django.template.loader import render_to_string
+
+    from games import boardcache
+
+    appended, since = boardcache.appended_lines, boardcache.since_fragment
+
+    def checked_appended(new):
+        got = appended(new)
+        assert got == render_to_string(boardcache.HISTORY_TEMPLATE, {"history_append": new}), got
+        return got
+
+    def checked_since(data):
+        got = since(data)
+        expected = "" if data is None else render_to_string(boardcache.SINCE_TEMPLATE, {"since_last": data, "oob": True})
+        assert got == expected, (got, expected)
+        return got
+
+    monkeypatch.setattr(boardcache, "appended_lines", checked_appended)
+    monkeypatch.setattr(boardcache, "since_fragment", checked_since)
+
+
 @pytest.fixture
 def clock(monkeypatch):
     """The services' clock (django.utils.timezone.now), moved by hand from

@@ -71,19 +71,37 @@ def action_from_fields(data) -> dict:
     return action
 
 
+# Values that normalise to themselves (exact types: a subclass goes the long way).
+_PLAIN = frozenset((str, int, bool, float, type(None)))
+
+
+def _norm(value):
+    """Lists for tuples, str keys, no None values in dicts, recursively.
+    Plain values are passed over by an exact type test before any call: a
+    submit normalises every legal action of its kind (~50), and the
+    isinstance chain per leaf was most of `accepts`."""
+    kind = type(value)
+    if kind is dict:
+        return {
+            (k if type(k) is str else str(k)): (v if type(v) in _PLAIN else _norm(v))
+            for k, v in value.items()
+            if v is not None
+        }
+    if kind is list or kind is tuple:
+        return [v if type(v) in _PLAIN else _norm(v) for v in value]
+    if isinstance(value, (list, tuple)):
+        return [_norm(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _norm(v) for k, v in value.items() if v is not None}
+    return value
+
+
 def normalise_action(action) -> object:
     """An action in one canonical form for comparison: lists for tuples, no
     None values, no `carry: false`, a Transport's default `path`, dozed Squares
     sorted."""
 
-    def norm(value):
-        if isinstance(value, (list, tuple)):
-            return [norm(v) for v in value]
-        if isinstance(value, dict):
-            return {str(k): norm(v) for k, v in value.items() if v is not None}
-        return value
-
-    out = norm(action)
+    out = _norm(action)
     if not isinstance(out, dict):
         return out
     if out.get("carry") is False:

@@ -4,6 +4,7 @@ Only `view(game, color)` goes in, so nothing the player may not know can come ou
 
 from __future__ import annotations
 
+import marshal
 import re
 
 from django.utils.translation import gettext as _
@@ -205,6 +206,18 @@ def _build_square(r, c, dark, places, data: dict, can_select: bool, origin, targ
     }
 
 
+def _raw_key(raw: dict):
+    """A Square's raw view items as a key: their marshal (format 2: no
+    references between objects and no interning marks, so equal data gives
+    equal bytes whatever objects hold it, and unequal data unequal bytes),
+    ~4x faster than their repr, which was a third of build_board; the repr
+    for anything marshal does not take (a made-up view)."""
+    try:
+        return marshal.dumps(raw, 2)
+    except ValueError:
+        return repr(raw)
+
+
 def build_board(view: dict, color: str, options: MoveOptions | None = None, can_select: bool = False,
                 memo: dict | None = None):
     """The board's view-model (template data) of `view` as `color` sees it.
@@ -259,7 +272,7 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
                     key = (r, c, color, False, "")
                 else:
                     mine = can_select and any(p.get("color") == color for p in raw["pieces"])
-                    key = (r, c, color, mine, repr(raw))
+                    key = (r, c, color, mine, _raw_key(raw))
                 proto = memo.get(key)
                 if proto is None:
                     proto = _build_square(r, c, dark, places, _square_data(raw, color), can_select, origin, targets)

@@ -64,9 +64,15 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
             mode = None
             options = selectors.move_options(game, seat.color, *sel, state=state, view=view, legal=legal)
         panel = panels.action_panel(legal, view, seat.color, sel)
+    owner = (game.pk, str(game.created), seat.color)  # the player: their memos
     board = build_board(view, seat.color, options=options, can_select=my_turn,
-                        memo=square_memo((game.pk, str(game.created), seat.color)))
-    hl = highlights.for_player(game, seat.color, view, version=getattr(seat, "version", None))
+                        memo=square_memo(owner))
+    # What the view shows on each Square, made once for the highlights and
+    # the signature (the service made it with the actor's signature).
+    now = shown.get("squares") if shown is not None else None
+    if now is None:
+        now = highlights.squares_of(view)
+    hl = highlights.for_player(game, seat.color, view, version=getattr(seat, "version", None), squares=now)
     highlights.mark(board, hl)
     choice = None
     if options and to is not None and to in options.targets:
@@ -103,7 +109,10 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         "arrows": arrows.for_player(game, seat.color, state, basics["history"]["notation"]),
         # What this view shows on each Square, for "changed since you last
         # looked" (games/boardcache.py); not rendered into the board itself.
-        "seen_signature": shown["signature"] if shown and "signature" in shown else highlights.signature(view),
+        "seen_signature": (
+            shown["signature"] if shown and "signature" in shown
+            else highlights.signature(view, owner=owner, squares=now)
+        ),
     }
 
 

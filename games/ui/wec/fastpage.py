@@ -28,11 +28,11 @@ change to board.html or the partials it includes must be made here too.
 from __future__ import annotations
 
 from django.template import Context, engines
-from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
+from games import urlmemo
 from games.boardpatch import END_MARK, CutHTML
 from games.fastboard import LanguageMemos, _e, csrf_input, render_grid
 from games.templatetags.wec_board import color_name, piece_name, reason_name
@@ -75,7 +75,7 @@ class _Words:
 
     def __init__(self):
         self._tr: dict[str, str] = {}
-        self.help_url = _e(reverse("help"))
+        self.help_url = _e(urlmemo.url("help"))
 
     def tr(self, msgid: str) -> str:
         """`{% translate "msgid" %}` of a literal: the translation as is."""
@@ -274,7 +274,7 @@ def render_board(context: dict) -> str:
     if status == "active":
         out.append(
             '\n    <div class="turn-buttons">\n      '
-            f'<form method="post" action="{_e(reverse("resign", args=[pk]))}" class="inline" '
+            f'<form method="post" action="{_e(urlmemo.url("resign", pk))}" class="inline" '
             f'data-confirm="{w.tr("Resign this game?")}" data-confirm-yes="{w.tr("Resign")}" '
             f'data-confirm-danger="1">\n        {csrf}<button type="submit" class="secondary">{w.tr("Resign")}'
             "</button>\n      </form>\n    </div>\n    "
@@ -498,7 +498,7 @@ def _takeback(tb, w: _Words, pk, version: str, csrf: str) -> str:
     """templates/games/partials/takeback.html."""
     out = ['\n<div class="takeback-controls" id="takeback-controls">\n  ']
     if _t(_get(tb, "can_take_back")):
-        url = _e(reverse("take_back", args=[pk]))
+        url = _e(urlmemo.url("take_back", pk))
         out.append(
             f'\n  <form method="post" action="{url}" hx-post="{url}" hx-target="#board" hx-swap="outerHTML" '
             'hx-disabled-elt="find button" class="inline" id="take-back-form">\n    '
@@ -508,7 +508,7 @@ def _takeback(tb, w: _Words, pk, version: str, csrf: str) -> str:
             f'{w.tr("Take back your last action")}</button>\n  </form>\n  '
         )
     out.append("\n  ")
-    undo_url = _e(reverse("undo_request", args=[pk]))
+    undo_url = _e(urlmemo.url("undo_request", pk))
     can_request = _t(_get(tb, "can_request"))
     if can_request or _t(_get(tb, "requested_by_me")):
         out.append(f'\n  <form method="post" action="{undo_url}" class="inline" id="undo-form">\n    {csrf}\n    ')
@@ -555,7 +555,7 @@ def _club_controls(game, status, color, pk, w: _Words, csrf: str) -> str:
         offer = _get(game, "draw_offer")
         out.append(
             '\n<div class="draw-controls" id="draw-controls">\n  '
-            f'<form method="post" action="{_e(reverse("draw", args=[pk]))}" class="inline">{csrf}\n  '
+            f'<form method="post" action="{_e(urlmemo.url("draw", pk))}" class="inline">{csrf}\n  '
         )
         if not _t(offer):
             out.append(
@@ -581,13 +581,13 @@ def _club_controls(game, status, color, pk, w: _Words, csrf: str) -> str:
         finished = status == "finished"
         out.append(
             '\n<p class="export-links small" id="export-links">\n  '
-            f'<a href="{_e(reverse("export_record", args=[pk]))}" id="export-record">'
+            f'<a href="{_e(urlmemo.url("export_record", pk))}" id="export-record">'
             + (w.tr("Download the record") if finished else w.tr("Download your record so far (as you saw it)"))
             + "</a>\n  "
         )
         if finished:
             out.append(
-                f'· <a href="{_e(reverse("export_scenario", args=[pk]))}" id="export-start">'
+                f'· <a href="{_e(urlmemo.url("export_scenario", pk))}" id="export-start">'
                 f'{w.tr("Download the starting position (JSON)")}</a>'
             )
         out.append("\n</p>\n")

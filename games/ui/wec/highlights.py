@@ -64,15 +64,68 @@ def changed_squares(before: dict, after: dict) -> set[tuple[int, int]]:
     return _changed(a, b)
 
 
-def signature(view: dict) -> str:
+def squares_of(view: dict) -> dict[tuple[int, int], frozenset]:
+    """What `view` shows on each Square (see `_squares`), for a caller that
+    hands it to both `signature` and `for_player` instead of each working it
+    out again (~0.3 ms a view)."""
+    return _squares(view)
+
+
+# The signature's entry hash of each Square's contents (the frozenset of
+# _squares), kept per player (game id, game created, colour) like the board's
+# Square memos (games.ui.wec.board.square_memo): whether an entry is already
+# known, and so the time a signature takes, depends only on that player's own
+# view history.  An action changes a few Squares; the others' hashes (about
+# 0.5 ms of a signature's 0.8) are not worked out again.
+_SIG_MEMOS: OrderedDict[tuple, dict] = OrderedDict()
+_SIG_MEMOS_KEPT = 32  # players, as the Square memos
+_SIG_MEMO_LIMIT = 600  # entries per player
+_sig_lock = threading.Lock()
+
+
+def _sig_memo(owner: tuple) -> dict:
+    with _sig_lock:
+        memo = _SIG_MEMOS.get(owner)
+        if memo is None:
+            memo = _SIG_MEMOS[owner] = {}
+            while len(_SIG_MEMOS) > _SIG_MEMOS_KEPT:
+                _SIG_MEMOS.popitem(last=False)
+        else:
+            _SIG_MEMOS.move_to_end(owner)
+    return memo
+
+
+def _entry_hash(tokens: frozenset) -> str:
+    text = "|".join(sorted(f"{token!r}*{n}" for token, n in tokens))
+    return hashlib.blake2b(text.encode(), digest_size=4).hexdigest()
+
+
+def signature(view: dict, owner: tuple | None = None, scratch: dict | None = None, squares: dict | None = None) -> str:
     """What `view` shows on each Square, compactly: "r-c:hash" for every
     Square with something on it, in board order (about 12 bytes a Square).
     Two views have the same entry for a Square exactly when `changed_squares`
-    would not name it (up to a 32-bit hash collision)."""
+    would not name it (up to a 32-bit hash collision).
+
+    `owner` (game id, game created, colour: the player whose view it is)
+    keeps the entries' hashes in that player's memo; `squares` is
+    `squares_of(view)` when the caller has it; `scratch` (a dict) gets it
+    as "squares" (the service's record of the actor's view, which the
+    answer's board_context reads: games.services._note_shown_in_batch)."""
+    if squares is None:
+        squares = _squares(view)
+    if scratch is not None:
+        scratch["squares"] = squares
+    memo = _sig_memo(owner) if owner is not None else None
     parts = []
-    for (row, col), tokens in sorted(_squares(view).items()):
-        text = "|".join(sorted(f"{token!r}*{n}" for token, n in tokens))
-        parts.append(f"{row}-{col}:{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}")
+    for (row, col), tokens in sorted(squares.items()):
+        found = memo.get(tokens) if memo is not None else None
+        if found is None:
+            found = _entry_hash(tokens)
+            if memo is not None:
+                if len(memo) >= _SIG_MEMO_LIMIT:
+                    memo.clear()
+                memo[tokens] = found
+        parts.append(f"{row}-{col}:{found}")
     return " ".join(parts)
 
 
@@ -233,10 +286,11 @@ def carry_ends(game: Game, color: str, version: int, seq: int, kind: str | None,
     _keep_ends(_ends_key(game, color, version), after)
 
 
-def for_player(game: Game, color: str, view: dict, version: int | None = None) -> dict:
+def for_player(game: Game, color: str, view: dict, version: int | None = None, squares: dict | None = None) -> dict:
     """{"enemy": squares changed by the enemy's last Turn, "own": squares
     changed by the player's actions this Turn (only while it is their turn)}.
-    `version` (the player's view version) lets the Turn ends be kept."""
+    `version` (the player's view version) lets the Turn ends be kept;
+    `squares` is `squares_of(view)` when the caller has it."""
     empty = {"enemy": set(), "own": set(), "enemy_count": 0, "own_count": 0}
     if game.status != Game.Status.ACTIVE or not game.seq:
         return empty
@@ -245,11 +299,11 @@ def for_player(game: Game, color: str, view: dict, version: int | None = None) -
     theirs = next((seq for seq, c in ends if c != color), None)
     out = dict(empty)
     turn_start, at_start = (mine or 0), None
-    now = None  # _squares(view), made once
+    now = squares  # _squares(view), made once
     if theirs is not None and (mine is None or theirs > mine):
         before = _kept_squares(game, mine or 0, color)
         if game.seq == theirs:
-            at_start = now = _squares(view)
+            at_start = now = now if now is not None else _squares(view)
         else:
             at_start = _kept_squares(game, theirs, color)
         out["enemy"] = _changed(before, at_start)
