@@ -101,7 +101,13 @@ def normalise_action(action) -> object:
     None values, no `carry: false`, a Transport's default `path`, dozed Squares
     sorted."""
 
-    out = _norm(action)
+    return canonical_defaults(_norm(action))
+
+
+def canonical_defaults(out: object) -> object:
+    """An action already in lists and without None values, with the defaults
+    made canonical: no `carry: false`, a Transport's `path`, dozed Squares
+    sorted (the second half of `normalise_action`)."""
     if not isinstance(out, dict):
         return out
     if out.get("carry") is False:
