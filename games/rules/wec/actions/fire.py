@@ -336,7 +336,7 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
         if not free and restriction_error(game, fire_code(game), pid):
             continue
         if weapon in _AIMED:
-            out.extend(_fire_aims(game, p, weapon, where, hidden))
+            _add_aims(game, p, weapon, where, hidden, out)
         else:
             # _fire_aims for a weapon fired in a direction (most of them).
             _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col])
@@ -404,13 +404,22 @@ _TRANSPORT_AIMS: dict[tuple[str, int, int, int, bool], tuple[tuple[int, int, str
 
 
 def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    _add_aims(game, p, weapon, where, hidden, out)
+    return out
+
+
+def _add_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int],
+              out: list[dict[str, Any]]) -> None:
+    """Add the Fires of ``weapon`` by ``p`` (``_fire_aims``) to ``out``, in
+    order: fire_actions lists them straight into its listing (no list made
+    and copied per weapon)."""
     # Each aim is a new dict with the keys in the order type, from, piece,
     # weapon, then the aim (the order every caller has always seen).
     pid = p.id
     if weapon in TRANSPORT_LEVEL:
         # Copies of one dict, as in _add_directions (a Transport has hundreds of aims).
         copy = {"type": "fire", "from": where, "piece": pid, "weapon": weapon, "to": None, "path": None}.copy
-        out = []
         append = out.append
         for r, c, name, path in _transport_aims(
                 weapon, p.row, p.col, p.level, game.options["transport_ground_to_ground_only"]):
@@ -418,9 +427,8 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
             a["to"] = [r, c, name]
             a["path"] = path
             append(a)
-        return out
+        return
     if weapon == JET_ROCKET or (weapon in ("sam_launcher", "torpedo_launcher")):
-        out = []
         level = GROUND if weapon == JET_ROCKET else PROJECTILES[weapon][1]
         name = LEVELS[level]
         reach = game.options["jet_rocket_range"] if weapon == JET_ROCKET else game.options["homing_range"]
@@ -452,12 +460,10 @@ def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
                             "target": [r, c, name]})
                 break
         if weapon == JET_ROCKET:
-            return out
+            return
         _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col])
-        return out
-    out = []
+        return
     _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col])
-    return out
 
 
 #: The weapons whose aims are more than a direction (see _fire_aims).
