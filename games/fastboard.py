@@ -132,12 +132,11 @@ class _Words:
         return out
 
 
-class LanguageMemos:
-    """Per-process memos, one per (active language, catalogue object, owner),
-    the `kept` most recently used of them; `factory()` makes a new one.  The
-    owner is a player's board (game id, game created, colour), so what a memo
-    holds, and so a render's time, depends only on that player's own view
-    history; a new catalogue object, as tests may make, gets new memos."""
+class OwnerMemos:
+    """Per-process memos, one per owner, the `kept` most recently used of
+    them; `factory()` makes a new one.  The owner is a player's board (game
+    id, game created, colour), so what a memo holds, and so a render's time,
+    depends only on that player's own view history."""
 
     def __init__(self, kept: int, factory):
         self.kept = kept
@@ -145,8 +144,11 @@ class LanguageMemos:
         self._memos: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
 
+    def _key(self, owner):
+        return owner
+
     def get(self, owner=None):
-        key = (get_language(), id(trans_real.catalog()), owner)
+        key = self._key(owner)
         with self._lock:
             memo = self._memos.get(key)
             if memo is None:
@@ -156,6 +158,14 @@ class LanguageMemos:
             else:
                 self._memos.move_to_end(key)
         return memo
+
+
+class LanguageMemos(OwnerMemos):
+    """OwnerMemos of words, one per (active language, catalogue object,
+    owner): a new catalogue object, as tests may make, gets new memos."""
+
+    def _key(self, owner):
+        return (get_language(), id(trans_real.catalog()), owner)
 
 
 _WORDS = LanguageMemos(32, _Words)  # players' boards whose memos a process keeps

@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 
 from games import doorbells
 from games.engine import get_game_engine
+from games.fastboard import OwnerMemos
 from games.models import Game
 
 logger = logging.getLogger(__name__)
@@ -77,22 +78,8 @@ def squares_of(view: dict) -> dict[tuple[int, int], frozenset]:
 # known, and so the time a signature takes, depends only on that player's own
 # view history.  An action changes a few Squares; the others' hashes (about
 # 0.5 ms of a signature's 0.8) are not worked out again.
-_SIG_MEMOS: OrderedDict[tuple, dict] = OrderedDict()
-_SIG_MEMOS_KEPT = 32  # players, as the Square memos
+_SIG_MEMOS = OwnerMemos(32, dict)  # players, as the Square memos
 _SIG_MEMO_LIMIT = 600  # entries per player
-_sig_lock = threading.Lock()
-
-
-def _sig_memo(owner: tuple) -> dict:
-    with _sig_lock:
-        memo = _SIG_MEMOS.get(owner)
-        if memo is None:
-            memo = _SIG_MEMOS[owner] = {}
-            while len(_SIG_MEMOS) > _SIG_MEMOS_KEPT:
-                _SIG_MEMOS.popitem(last=False)
-        else:
-            _SIG_MEMOS.move_to_end(owner)
-    return memo
 
 
 def _entry_hash(tokens: frozenset) -> str:
@@ -115,7 +102,7 @@ def signature(view: dict, owner: tuple | None = None, scratch: dict | None = Non
         squares = _squares(view)
     if scratch is not None:
         scratch["squares"] = squares
-    memo = _sig_memo(owner) if owner is not None else None
+    memo = _SIG_MEMOS.get(owner) if owner is not None else None
     parts = []
     for (row, col), tokens in sorted(squares.items()):
         found = memo.get(tokens) if memo is not None else None
