@@ -59,7 +59,7 @@ def _e(value) -> str:
     return conditional_escape(value)
 
 
-def _bt(words: _Words, msgid: str, **values) -> str:
+def _bt(words: Catalogue, msgid: str, **values) -> str:
     """`{% blocktranslate with k=v %}`: the translation (not escaped: the
     catalogue is trusted) with the values escaped; falls back to the msgid
     when a translation's placeholders do not fit, as the tag does."""
@@ -70,7 +70,28 @@ def _bt(words: _Words, msgid: str, **values) -> str:
         return msgid % data
 
 
-class _Words:
+class Catalogue:
+    """`{% translate %}` and `{% blocktranslate %}` of literals in the active
+    language, each msgid looked up once (the base of the Python renderers'
+    per-language word memos)."""
+
+    def __init__(self):
+        self._tr: dict[str, str] = {}
+
+    def tr(self, msgid: str) -> str:
+        """`{% translate "msgid" %}` of a literal: the translation as is (a
+        literal in a template is safe text, so the tag does not escape it)."""
+        out = self._tr.get(msgid)
+        if out is None:
+            out = self._tr[msgid] = gettext(msgid)
+        return out
+
+    def bt(self, msgid: str, **values) -> str:
+        """`{% blocktranslate with k=v %}` (see `_bt`)."""
+        return _bt(self, msgid, **values)
+
+
+class _Words(Catalogue):
     """The fixed strings, names and repeated fragments of one player's board
     in one language, translated and built once each and kept between renders
     (`_words()`): a board's 300 bands and 100 Square labels repeat the same
@@ -85,7 +106,7 @@ class _Words:
     LIMIT = 500  # entries per memo before it is emptied (a board has 100 Squares)
 
     def __init__(self):
-        self._tr = {}
+        super().__init__()
         self._names = {}
         self.labels: dict = {}  # (msgid, values) -> `{% blocktranslate %}` output
         self.tokens: dict = {}  # piece keys -> tokens.html output
@@ -97,12 +118,6 @@ class _Words:
         self.own_changed = gettext("changed by you this turn")
         self.fire_anyway = gettext("Fire anyway")
         self.rules_help = gettext("Rules & help")
-
-    def tr(self, msgid: str) -> str:
-        out = self._tr.get(msgid)
-        if out is None:
-            out = self._tr[msgid] = gettext(msgid)
-        return out
 
     def name(self, fn, kind) -> str:
         """`{{ kind|fn }}` (fn one of the wec_board name filters), escaped."""

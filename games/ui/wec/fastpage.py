@@ -30,11 +30,10 @@ from __future__ import annotations
 from django.template import Context, engines
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
 
 from games import urlmemo
 from games.boardpatch import END_MARK, CutHTML
-from games.fastboard import LanguageMemos, _e, csrf_input, render_grid
+from games.fastboard import Catalogue, LanguageMemos, _e, csrf_input, render_grid
 from games.templatetags.wec_board import color_name, piece_name, reason_name
 from games.templatetags.wec_fastboard import OnceNode
 from games.templatetags.wec_time import clock_label
@@ -70,29 +69,16 @@ def _t(value) -> bool:
     return value is not _MISSING and bool(value)
 
 
-class _Words:
+class _Words(Catalogue):
     """The fixed strings of one language, translated once (`_words`)."""
 
     def __init__(self):
-        self._tr: dict[str, str] = {}
+        super().__init__()
         self.help_url = _e(urlmemo.url("help"))
 
-    def tr(self, msgid: str) -> str:
-        """`{% translate "msgid" %}` of a literal: the translation as is."""
-        out = self._tr.get(msgid)
-        if out is None:
-            out = self._tr[msgid] = gettext(msgid)
-        return out
-
     def bt(self, msgid: str, **values) -> str:
-        """`{% blocktranslate with k=v %}`: the translation with the values
-        escaped (the msgid itself when the translation's placeholders do not
-        fit, as the tag does)."""
-        data = {k: ("" if v is _MISSING else _e(v)) for k, v in values.items()}
-        try:
-            return self.tr(msgid) % data
-        except (KeyError, ValueError):
-            return msgid % data
+        """`{% blocktranslate with k=v %}`, a missing value as ""."""
+        return super().bt(msgid, **{k: ("" if v is _MISSING else v) for k, v in values.items()})
 
 
 _WORDS = LanguageMemos(16, _Words)
