@@ -611,7 +611,10 @@ def submit_action(
     the transaction has rolled back, so nothing changed; the full trace is
     logged and the player gets EngineFault's plain message."""
     try:
-        return _submit_action(game_id, user, action, expected_seq, expected_version, note_shown)
+        # Every doorbell its commit rings (both colours' views, the next
+        # player's notice) in one Redis call, after the commit's other work.
+        with doorbells.together():
+            return _submit_action(game_id, user, action, expected_seq, expected_version, note_shown)
     except (GameError, DatabaseError):
         raise
     except Exception as exc:

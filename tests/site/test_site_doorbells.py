@@ -242,3 +242,32 @@ async def test_a_doorbell_rings_only_the_colour_whose_view_changed(client, alice
     assert await socks["white"].receive_nothing(timeout=0.1)
     for comm in socks.values():
         await comm.disconnect()
+
+
+def test_an_actions_doorbells_go_out_in_one_call(alice, bob, settings, monkeypatch):
+    """A Move rings each colour whose view changed, an End Turn also the next
+    player's notice: one Redis call per action, each colour its own version."""
+    from games.services import group_name, user_group_name
+
+    settings.WEC_DOORBELLS_IN_BACKGROUND = False
+    calls = []
+    real = doorbells._send_now
+    monkeypatch.setattr(
+        doorbells, "_send_now", lambda bells, *a: calls.append(list(bells)) or real(bells, *a)
+    )
+    game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
+    engine = get_game_engine()
+    for wanted in ("move", "end_turn"):
+        calls.clear()
+        g = selectors.get_game(game.pk)
+        action = next(a for a in engine.legal_actions(selectors.load_state(g)) if a["type"] == wanted)
+        services.submit_action(game.pk, alice, action, expected_seq=g.seq)
+        versions = {s.color: s.version for s in selectors.get_game(game.pk).seats.all()}
+        assert len(calls) == 1, calls
+        rung = {group: message for group, message in calls[0]}
+        assert rung[group_name(game.pk, "black")] == {"type": "game.changed", "version": versions["black"]}
+        for color in ("black", "white"):
+            if group_name(game.pk, color) in rung:
+                assert rung[group_name(game.pk, color)]["version"] == versions[color]
+    assert group_name(game.pk, "white") in rung  # the Turn passed: White's view changed
+    assert rung.get(user_group_name(bob.pk), {}).get("kind") == "your_turn"
