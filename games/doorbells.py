@@ -203,6 +203,17 @@ def _send_now(doorbells: list[tuple[str, dict]], bell: _Bell | None = None) -> N
             async_to_sync(layer.group_send)(group, message)
 
 
+def send_now(doorbells: list[tuple[str, dict]]) -> None:
+    """Send the doorbells, in order, in the caller's thread (raises what the
+    layer raises; `manage.py socket_soak`)."""
+    _send_now(doorbells)
+
+
+def sent_by(layer) -> str:
+    """How doorbells go out through `layer`: "lua" (one call) or "group_send"."""
+    return "lua" if _Publisher.for_layer(layer) is not None else "group_send"
+
+
 _CHORE = object()
 
 
