@@ -26,6 +26,9 @@ trimmed, capacity checked, the message msgpack'd with its
 expiry set), so the consumers keep the stock layer and its receive side
 (queued messages survive a blip of the socket process's connection; a
 dead one closes the sockets, which reconnect and refetch).
+The script touches the member processes' queues without naming them in
+KEYS, which a single Redis allows (Redis Cluster would not, and
+channels_redis does not support it either).
 `tests/site/test_site_doorbells.py` checks what the script writes against
 what `group_send` writes and that the layer's `receive` reads it.  A layer
 configured otherwise (several hosts, encryption, per-channel capacities,
