@@ -62,7 +62,12 @@ def _cache():
     return hit[1]
 
 
-def _store(key: str, value) -> None:
+def _store(key: str, value: tuple) -> None:
+    # The HTML as a plain str: a CutHTML (games.boardpatch) would pickle its
+    # parts along with it, twice the bytes to pickle, send and keep, for a
+    # hit that never reads them (it cuts the HTML itself when it needs to).
+    if type(value[0]) is not str:
+        value = (str.__str__(value[0]), *value[1:])
     _cache().set(key, value, timeout=settings.WEC_RENDER_CACHE_SECONDS)
 
 

@@ -2,24 +2,43 @@
 (issue 12).
 
 A doorbell is a tiny message to a Channels group ("colour X's view of game N
-changed to version V").  Sending one through channels_redis is several Redis
-round trips (trim the group, read its members, trim each channel, a Lua
-script); sent from a sync view with `async_to_sync`, the request waited for
-all of them, after its commit, before answering the player.
+changed to version V").  The callers ring only from `transaction.on_commit`,
+so nothing is announced that did not land, and each process has one
+background thread that sends them, one after the other in the order they
+were rung (a page ignores a version it already shows, but an older version
+must never arrive after a newer one), so the request does not wait for Redis.
+What is lost when a process dies with doorbells queued is what a dead socket
+layer loses: every page refetches its board when its socket reconnects
+(static/js/game.js).
 
-Here each web (or Celery) process has one background thread running its own
-event loop, which sends the doorbells handed to it, one after the other in
-the order they were rung (a page ignores a version it already shows, but an
-older version must never arrive after a newer one).  The callers still ring
-only from `transaction.on_commit`, so nothing is announced that did not land;
-they just no longer wait for Redis.  What is lost when a process dies with
-doorbells queued is what a dead socket layer loses today: every page
-refetches its board when its socket reconnects (static/js/game.js).
+How a doorbell is sent: channels_redis's `RedisChannelLayer.group_send`
+is four Redis round trips (trim the group, read its members, trim each
+member's queue, a Lua script that adds the message) on redis.asyncio,
+~0.75 ms of CPU each, two or three a submit, all in the web process and
+under its interpreter lock.  Here (`_Publisher`) the same work is one Lua
+script, `_GROUP_SEND_LUA`, run with a synchronous `redis.Redis` kept per
+process (EVALSHA: a few hundred bytes to Redis, no event loop), and the
+doorbells waiting together on the thread go in one call.  The script
+writes exactly what `group_send` writes, in the layer's own format (the
+group's sorted set read and trimmed as it does; per member process queue,
+trimmed, capacity checked, the message msgpack'd with its
+`__asgi_channel__` list behind the layer's random prefix, the queue's
+expiry set), so the consumers keep the stock layer and its receive side
+(queued messages survive a blip of the socket process's connection; a
+dead one closes the sockets, which reconnect and refetch).
+The script touches the member processes' queues without naming them in
+KEYS, which a single Redis allows (Redis Cluster would not, and
+channels_redis does not support it either).
+`tests/site/test_site_doorbells.py` checks what the script writes against
+what `group_send` writes and that the layer's `receive` reads it.  A layer
+configured otherwise (several hosts, encryption, per-channel capacities,
+another serializer or backend) is sent through its own `group_send`, on an
+event loop of the thread, as before.
 
 The same thread also does the request's best-effort cache writes that
 nothing in the answer waits for (`later`): the render cache's copy of the
-board a submit has just answered with (100 KB to pickle and send), and the
-views kept at a Turn's end for the highlights.
+board a submit has just answered with, and the views kept at a Turn's end
+for the highlights.
 
 `WEC_DOORBELLS_IN_BACKGROUND` (default on, off under pytest, where tests
 check the messages right after the call) sends them in the caller's thread
@@ -30,15 +49,175 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import logging
 import os
+import queue
+import random
 import threading
+import time
 
+import msgpack
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
+
+# KEYS: the groups' sorted sets.  ARGV: the cut-offs of the groups' members
+# and of the queues' messages (whole seconds, as group_send computes them),
+# the queues' key prefix, their capacity, their expiry, then per group its
+# message's score (the time, as group_send gives it, increasing from one
+# doorbell to the next), random prefix and msgpack'd body.  Returns the
+# number of queues over capacity.
+_GROUP_SEND_LUA = """
+local group_cut, queue_cut, prefix = ARGV[1], ARGV[2], ARGV[3]
+local capacity, expiry = tonumber(ARGV[4]), ARGV[5]
+local over = 0
+for g = 1, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[g], 0, group_cut)
+  local members = redis.call('ZRANGE', KEYS[g], 0, -1)
+  local queues, order = {}, {}
+  for _, channel in ipairs(members) do
+    local bang = string.find(channel, '!', 1, true)
+    local key = prefix .. (bang and string.sub(channel, 1, bang) or channel)
+    if queues[key] == nil then
+      queues[key] = {}
+      order[#order + 1] = key
+    end
+    table.insert(queues[key], channel)
+  end
+  local score, rnd, body = ARGV[3 + 3 * g], ARGV[4 + 3 * g], ARGV[5 + 3 * g]
+  for _, key in ipairs(order) do
+    redis.call('ZREMRANGEBYSCORE', key, 0, queue_cut)
+    if redis.call('ZCOUNT', key, '-inf', '+inf') < capacity then
+      local message = cmsgpack.unpack(body)
+      message['__asgi_channel__'] = queues[key]
+      redis.call('ZADD', key, score, rnd .. cmsgpack.pack(message))
+      redis.call('EXPIRE', key, expiry)
+    else
+      over = over + 1
+    end
+  end
+end
+return over
+"""
+
+
+class _Publisher:
+    """`group_send` of a plain `channels_redis.core.RedisChannelLayer` (one
+    host, no encryption, msgpack, one capacity) as one synchronous Lua call;
+    `None` from `for_layer` for any other layer."""
+
+    def __init__(self, layer, client) -> None:
+        self.layer = layer
+        self.client = client
+        self.script = client.register_script(_GROUP_SEND_LUA)
+        self.prefix_length = layer._serializer.random_prefix_length
+        self.last = 0.0  # the last message's score
+        self.lock = threading.Lock()
+
+    @classmethod
+    def for_layer(cls, layer) -> _Publisher | None:
+        if layer is None:
+            return None
+        cached = getattr(layer, "_wec_publisher", False)
+        if cached is not False:
+            return cached
+        publisher = None
+        try:
+            from channels_redis.core import RedisChannelLayer
+            from channels_redis.serializers import MsgPackSerializer
+
+            if (
+                type(layer) is RedisChannelLayer
+                and len(layer.hosts) == 1
+                and not layer.channel_capacity
+                and type(layer._serializer) is MsgPackSerializer
+                and layer._serializer.crypter is None
+                and layer._serializer.random_prefix_length > 0
+            ):
+                import redis
+
+                host = dict(layer.hosts[0])
+                if "address" in host:
+                    pool = redis.ConnectionPool.from_url(host.pop("address"), **host)
+                    publisher = cls(layer, redis.Redis(connection_pool=pool))
+                elif "master_name" not in host:
+                    publisher = cls(layer, redis.Redis(connection_pool=redis.ConnectionPool(**host)))
+        except Exception:  # an unexpected layer or version: its own group_send
+            logger.exception("doorbells: sending through the channel layer's group_send")
+            publisher = None
+        try:
+            layer._wec_publisher = publisher
+        except AttributeError:
+            pass
+        return publisher
+
+    def send(self, doorbells: list[tuple[str, dict]]) -> None:
+        """Send each (group, message), in order, in one Redis call."""
+        layer = self.layer
+        now = time.time()
+        keys = []
+        args = [
+            int(now) - layer.group_expiry,
+            int(now) - int(layer.expiry),
+            layer.prefix,
+            layer.capacity,
+            layer.expiry,
+        ]
+        with self.lock:
+            for group, message in doorbells:
+                assert layer.require_valid_group_name(group), "Group name not valid"
+                assert "__asgi_channel__" not in message
+                keys.append(layer._group_key(group))
+                # A socket process pops its queue lowest score first: a later
+                # doorbell (a newer version of the same view) must never
+                # come out before an earlier one, even within one call or
+                # when the clock steps back.
+                score = now if now > self.last else self.last + 1e-6
+                self.last = score
+                args.append(repr(score))
+                args.append(random.getrandbits(8 * self.prefix_length).to_bytes(self.prefix_length, "big"))
+                args.append(msgpack.packb(message))
+            over = self.script(keys=keys, args=args)
+        if over:
+            logger.info("%s channels over capacity in groups %s", over, [g for g, _ in doorbells])
+
+
+def _send_now(doorbells: list[tuple[str, dict]], bell: _Bell | None = None) -> None:
+    """Send the doorbells, in order, through this process's channel layer
+    (in one Redis call when it is the plain Redis layer; else through its
+    `group_send`, on the bell thread's own event loop when `bell` is given).
+    Raises what the layer raises."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    publisher = _Publisher.for_layer(layer)
+    if publisher is not None:
+        publisher.send(doorbells)
+        return
+    for group, message in doorbells:
+        if bell is not None:
+            if bell.loop is None:
+                bell.loop = asyncio.new_event_loop()
+            bell.loop.run_until_complete(layer.group_send(group, message))
+        else:
+            async_to_sync(layer.group_send)(group, message)
+
+
+def send_now(doorbells: list[tuple[str, dict]]) -> None:
+    """Send the doorbells, in order, in the caller's thread (raises what the
+    layer raises; `manage.py socket_soak`)."""
+    _send_now(doorbells)
+
+
+def sent_by(layer) -> str:
+    """How doorbells go out through `layer`: "lua" (one call) or "group_send"."""
+    return "lua" if _Publisher.for_layer(layer) is not None else "group_send"
+
+
+_CHORE = object()
 
 
 class _Bell:
@@ -46,42 +225,52 @@ class _Bell:
 
     def __init__(self) -> None:
         self.pid = os.getpid()
-        self.loop = asyncio.new_event_loop()
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.pending = 0
         self.idle = threading.Condition()
-        self.queue: asyncio.Queue | None = None
-        ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, args=(ready,), name="wec-doorbells", daemon=True)
+        self.loop: asyncio.AbstractEventLoop | None = None  # only for a layer without the publisher
+        self.thread = threading.Thread(target=self._run, name="wec-doorbells", daemon=True)
         self.thread.start()
-        ready.wait(5)
 
-    def _run(self, ready: threading.Event) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.queue = asyncio.Queue()
-        self.loop.call_soon(ready.set)
-        self.loop.run_until_complete(self._send_all())
-
-    async def _send_all(self) -> None:
+    def _run(self) -> None:
         while True:
-            group, message = await self.queue.get()
+            work = [self.queue.get()]
+            while True:  # what was rung meanwhile goes along (one Redis call for the doorbells in a row)
+                try:
+                    work.append(self.queue.get_nowait())
+                except queue.Empty:
+                    break
             try:
-                if callable(group):  # a chore (see `later`)
-                    group()
-                else:
-                    layer = get_channel_layer()
-                    if layer is not None:
-                        await layer.group_send(group, message)
-            except Exception:  # a dead socket layer or cache must not stop the work after it
-                logger.exception("background work failed: %r", group)
+                self._do(work)
             finally:
                 with self.idle:
-                    self.pending -= 1
+                    self.pending -= len(work)
                     self.idle.notify_all()
 
-    def ring(self, group, message: dict | None) -> None:
+    def _do(self, work: list) -> None:
+        """Each chore in turn; the doorbells between two chores in one call."""
+        doorbells: list[tuple[str, dict]] = []
+        for item, kind in [*work, (None, _CHORE)]:
+            if kind is not _CHORE:
+                doorbells.extend(item)
+                continue
+            if doorbells:
+                try:
+                    _send_now(doorbells, self)
+                except Exception:  # a dead socket layer must not stop the work after it
+                    logger.exception("doorbells failed: %r", [g for g, _ in doorbells])
+                doorbells = []
+            if item is not None:
+                try:
+                    item()
+                except Exception:  # a dead cache must not stop the work after it
+                    logger.exception("background work failed: %r", item)
+
+    def put(self, item, kind) -> None:
+        """Hand over a list of doorbells (`kind` None) or a chore (`_CHORE`)."""
         with self.idle:
             self.pending += 1
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, (group, message))
+        self.queue.put((item, kind))
 
     def flush(self, timeout: float) -> bool:
         with self.idle:
@@ -107,23 +296,49 @@ def in_background() -> bool:
     return bool(getattr(settings, "WEC_DOORBELLS_IN_BACKGROUND", False))
 
 
+_held = threading.local()
+
+
 def ring(group: str, message: dict) -> None:
     """Send `message` to the Channels group `group`: handed to this process's
     doorbell thread, or sent now when doorbells are not sent in the background.
     Never raises (a dead socket layer must not break a committed action)."""
+    held = getattr(_held, "doorbells", None)
+    if held is not None:
+        held.append((group, message))
+        return
+    _ring_all([(group, message)])
+
+
+@contextlib.contextmanager
+def together():
+    """The doorbells rung inside go out together, in the order rung, in one
+    Redis call (an action's doorbells to both colours), when the block ends."""
+    if getattr(_held, "doorbells", None) is not None:  # inside another: that one sends them
+        yield
+        return
+    held = _held.doorbells = []
+    try:
+        yield
+    finally:
+        _held.doorbells = None
+        if held:
+            _ring_all(held)
+
+
+def _ring_all(doorbells: list[tuple[str, dict]]) -> None:
     if in_background():
         try:
-            _get_bell().ring(group, message)
+            _get_bell().put(doorbells, None)
             return
-        except Exception:  # the thread could not be started: send it here
-            logger.exception("doorbell thread unavailable; ringing %s in the request", group)
-    layer = get_channel_layer()
-    if layer is None:
-        return
+        except Exception:  # the thread could not be started: send them here
+            logger.exception(
+                "doorbell thread unavailable; ringing %s in the request", [g for g, _ in doorbells]
+            )
     try:
-        async_to_sync(layer.group_send)(group, message)
+        _send_now(doorbells)
     except Exception:
-        logger.exception("doorbell to %s failed", group)
+        logger.exception("doorbells to %s failed", [g for g, _ in doorbells])
 
 
 def later(chore) -> None:
@@ -134,7 +349,7 @@ def later(chore) -> None:
     background.  A chore that fails is logged, never raised."""
     if in_background():
         try:
-            _get_bell().ring(chore, None)
+            _get_bell().put(chore, _CHORE)
             return
         except Exception:
             logger.exception("doorbell thread unavailable; doing %r in the request", chore)

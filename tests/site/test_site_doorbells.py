@@ -1,10 +1,18 @@
 """Doorbells sent by each process's background thread (games/doorbells.py):
-after commit only, in the order rung, and the request does not send them."""
+after commit only, in the order rung, and the request does not send them;
+sent as one Lua call that writes what channels_redis's group_send writes,
+and only to the colour whose own view changed."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
+import msgpack
 import pytest
+import redis
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.db import transaction
@@ -18,7 +26,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def session_headers(client, user):
     client.force_login(user)
-    cookie = f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
+    cookie = (
+        f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
+    )
     return [(b"cookie", cookie.encode()), (b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 
@@ -57,13 +67,17 @@ def play(game_id, alice, actions: int) -> tuple[list[int], bool]:
 @pytest.mark.asyncio
 async def test_background_doorbells_ring_after_commit_in_order(client, alice, bob, settings, monkeypatch):
     settings.WEC_DOORBELLS_IN_BACKGROUND = True
-    sent_here = []
+    senders = []
     # The request's own thread never sends a doorbell: only the doorbell thread does.
-    real = doorbells.async_to_sync
-    monkeypatch.setattr(doorbells, "async_to_sync", lambda fn: sent_here.append(fn) or real(fn))
+    real = doorbells._send_now
+    monkeypatch.setattr(
+        doorbells, "_send_now", lambda *a: senders.append(threading.current_thread().name) or real(*a)
+    )
     game = await start(alice, bob)
     comm = WebsocketCommunicator(
-        application, f"/ws/games/{game.pk}/", headers=await database_sync_to_async(session_headers)(client, alice)
+        application,
+        f"/ws/games/{game.pk}/",
+        headers=await database_sync_to_async(session_headers)(client, alice),
     )
     connected, _ = await comm.connect(timeout=5)
     assert connected
@@ -73,7 +87,7 @@ async def test_background_doorbells_ring_after_commit_in_order(client, alice, bo
     assert flushed and len(versions) == 2
     got = [await comm.receive_json_from(timeout=5) for _ in versions]
     assert got == [{"type": "changed", "version": v} for v in versions]
-    assert sent_here == []
+    assert senders and set(senders) == {"wec-doorbells"}
     await comm.disconnect()
 
 
@@ -88,3 +102,172 @@ def test_doorbells_are_sent_in_the_caller_without_the_background_thread(settings
     monkeypatch.setattr(doorbells, "get_channel_layer", lambda: Layer())
     doorbells.ring("g", {"type": "x"})
     assert sent == [("g", {"type": "x"})]
+
+
+def test_doorbells_of_another_layer_go_through_its_group_send_on_the_thread(settings, monkeypatch):
+    settings.WEC_DOORBELLS_IN_BACKGROUND = True
+    sent = []
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append((threading.current_thread().name, group, message))
+
+    monkeypatch.setattr(doorbells, "get_channel_layer", lambda: Layer())
+    with doorbells.together():
+        doorbells.ring("g", {"type": "x", "version": 1})
+        doorbells.ring("h", {"type": "x", "version": 2})
+        assert sent == []  # not before the block ends
+    assert doorbells.flush(5)
+    assert sent == [
+        ("wec-doorbells", "g", {"type": "x", "version": 1}),
+        ("wec-doorbells", "h", {"type": "x", "version": 2}),
+    ]
+
+
+# --- the one-call publisher against channels_redis ------------------------------------------------
+
+
+def _queue_key(layer, channel: str) -> str:
+    return layer.prefix + channel[: channel.index("!") + 1]
+
+
+def test_the_publisher_writes_what_group_send_writes(settings):
+    settings.WEC_DOORBELLS_IN_BACKGROUND = False
+    layer = get_channel_layer()
+    assert doorbells._Publisher.for_layer(layer) is not None  # the settings' layer takes the short way
+    loop = asyncio.new_event_loop()
+    try:
+        a, b = loop.run_until_complete(layer.new_channel()), loop.run_until_complete(layer.new_channel())
+        for channel in (a, b):
+            loop.run_until_complete(layer.group_add("wec-bell-test", channel))
+        r = redis.Redis.from_url(layer.hosts[0]["address"])
+        key = _queue_key(layer, a)
+        assert key == _queue_key(layer, b)  # one process: one queue for both sockets
+        message = {"type": "game.changed", "version": 7}
+        loop.run_until_complete(layer.group_send("wec-bell-test", message))
+        theirs = r.zrange(key, 0, -1, withscores=True)
+        ttl = r.ttl(key)
+        r.delete(key)
+        doorbells.ring("wec-bell-test", dict(message))
+        ours = r.zrange(key, 0, -1, withscores=True)
+        assert len(theirs) == len(ours) == 1
+        n = layer._serializer.random_prefix_length
+        # The same bytes behind the random prefix (msgpack, the same map), the
+        # same kind of score (the time), the same expiry.
+        assert ours[0][0][n:] == theirs[0][0][n:]
+        assert msgpack.unpackb(ours[0][0][n:]) == {**message, "__asgi_channel__": [a, b]}
+        assert abs(ours[0][1] - theirs[0][1]) < 60
+        assert 0 < r.ttl(key) <= ttl <= layer.expiry
+        # And the layer's own receive reads it, for each socket.
+        got = [loop.run_until_complete(asyncio.wait_for(layer.receive(c), 5)) for c in (a, b)]
+        assert got == [message, message]
+    finally:
+        loop.close()
+
+
+def test_doorbells_rung_together_arrive_in_order(settings):
+    settings.WEC_DOORBELLS_IN_BACKGROUND = True
+    layer = get_channel_layer()
+    loop = asyncio.new_event_loop()
+    try:
+        a = loop.run_until_complete(layer.new_channel())
+        loop.run_until_complete(layer.group_add("wec-bell-order", a))
+        loop.run_until_complete(layer.group_add("wec-bell-other", a))
+        with doorbells.together():  # one Redis call, one score after the other
+            for version in range(1, 6):
+                doorbells.ring("wec-bell-order", {"type": "game.changed", "version": version})
+            doorbells.ring("wec-bell-nobody", {"type": "game.changed", "version": 99})
+            doorbells.ring("wec-bell-other", {"type": "lobby.changed"})
+        for version in range(6, 9):  # and one call after another
+            doorbells.ring("wec-bell-order", {"type": "game.changed", "version": version})
+        assert doorbells.flush(5)
+        got = [loop.run_until_complete(asyncio.wait_for(layer.receive(a), 5)) for _ in range(9)]
+        assert got[:5] == [{"type": "game.changed", "version": v} for v in range(1, 6)]
+        assert got[5] == {"type": "lobby.changed"}
+        assert got[6:] == [{"type": "game.changed", "version": v} for v in range(6, 9)]
+    finally:
+        loop.close()
+
+
+# --- only the colour whose own view changed ------------------------------------------------------
+
+
+@database_sync_to_async
+def hidden_start(alice, bob):
+    from tests.site.test_site_leaks import SCENARIO
+
+    return services.create_game(
+        creator=bob, opponent="user", username="alice", color="white", scenario=SCENARIO
+    )
+
+
+@database_sync_to_async
+def act(game_id, user, wanted) -> dict[str, int]:
+    """`wanted` by `user`; both colours' view versions after it (its doorbells flushed)."""
+    from tests.site.test_site_leaks import legal
+
+    game = selectors.get_game(game_id)
+    services.submit_action(game_id, user, legal(selectors.load_state(game), wanted), expected_seq=game.seq)
+    assert doorbells.flush(5)
+    return {s.color: s.version for s in selectors.get_game(game_id).seats.all()}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("background", [True, False])
+async def test_a_doorbell_rings_only_the_colour_whose_view_changed(client, alice, bob, settings, background):
+    from tests.site.test_site_leaks import END, TORPEDO, move
+
+    settings.WEC_DOORBELLS_IN_BACKGROUND = background
+    game = await hidden_start(alice, bob)
+    socks = {}
+    for color, user in (("black", alice), ("white", bob)):
+        headers = await database_sync_to_async(session_headers)(client, user)
+        socks[color] = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+        connected, _ = await socks[color].connect(timeout=5)
+        assert connected
+
+    # Black's King Move: White sees it; each colour gets its own version.
+    v = await act(game.pk, alice, move((1, 1), (1, 2, "ground")))
+    for color in ("black", "white"):
+        assert await socks[color].receive_json_from(timeout=5) == {"type": "changed", "version": v[color]}
+    v = await act(game.pk, alice, END)
+    assert await socks["black"].receive_json_from(timeout=5) == {"type": "changed", "version": v["black"]}
+    assert await socks["white"].receive_json_from(timeout=5) == {"type": "changed", "version": v["white"]}
+    # White's submerged Sub fires unseen: only White hears, Black's socket nothing at all.
+    before = v
+    v = await act(game.pk, bob, TORPEDO)
+    assert v["black"] == before["black"] and v["white"] == before["white"] + 1
+    assert await socks["white"].receive_json_from(timeout=5) == {"type": "changed", "version": v["white"]}
+    assert await socks["black"].receive_nothing(timeout=0.5)
+    assert await socks["white"].receive_nothing(timeout=0.1)
+    for comm in socks.values():
+        await comm.disconnect()
+
+
+def test_an_actions_doorbells_go_out_in_one_call(alice, bob, settings, monkeypatch):
+    """A Move rings each colour whose view changed, an End Turn also the next
+    player's notice: one Redis call per action, each colour its own version."""
+    from games.services import group_name, user_group_name
+
+    settings.WEC_DOORBELLS_IN_BACKGROUND = False
+    calls = []
+    real = doorbells._send_now
+    monkeypatch.setattr(
+        doorbells, "_send_now", lambda bells, *a: calls.append(list(bells)) or real(bells, *a)
+    )
+    game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
+    engine = get_game_engine()
+    for wanted in ("move", "end_turn"):
+        calls.clear()
+        g = selectors.get_game(game.pk)
+        action = next(a for a in engine.legal_actions(selectors.load_state(g)) if a["type"] == wanted)
+        services.submit_action(game.pk, alice, action, expected_seq=g.seq)
+        versions = {s.color: s.version for s in selectors.get_game(game.pk).seats.all()}
+        assert len(calls) == 1, calls
+        rung = {group: message for group, message in calls[0]}
+        assert rung[group_name(game.pk, "black")] == {"type": "game.changed", "version": versions["black"]}
+        for color in ("black", "white"):
+            if group_name(game.pk, color) in rung:
+                assert rung[group_name(game.pk, color)]["version"] == versions[color]
+    assert group_name(game.pk, "white") in rung  # the Turn passed: White's view changed
+    assert rung.get(user_group_name(bob.pk), {}).get("kind") == "your_turn"

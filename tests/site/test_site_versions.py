@@ -35,14 +35,20 @@ def act(game, user, wanted, **tokens):
     return services.submit_action(game.pk, user, action, **tokens)
 
 
-def test_versions_follow_each_colours_own_view(hidden_game, alice, bob, django_capture_on_commit_callbacks):
+def test_versions_follow_each_colours_own_view(
+    hidden_game, alice, bob, django_capture_on_commit_callbacks, monkeypatch
+):
     rung = []
+    bells = []
+    monkeypatch.setattr(services, "broadcast_changed", lambda gid, color, v: bells.append((color, v)))
 
     def run(user, wanted):
-        with django_capture_on_commit_callbacks() as callbacks:
+        bells.clear()
+        with django_capture_on_commit_callbacks(execute=True):
             act(hidden_game, user, wanted)
-        # Doorbells only (the state store also caches the new state after commit).
-        rung.append(sum(1 for cb in callbacks if cb.__qualname__.startswith("settle_views")))
+        # Doorbells after commit only, each colour's own new version.
+        assert bells == [(c, v) for c, v in bells if versions(hidden_game)[c] == v]
+        rung.append(len(bells))
 
     start = versions(hidden_game)
     run(alice, move((1, 1), (1, 2, "ground")))
