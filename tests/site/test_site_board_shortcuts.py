@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.rules import wec as engine_module
 from games.templatetags.wec_board import piece_name
-from games.ui.wec import board, fastpage, panels
+from games.ui.wec import board, fastpage, highlights, panels
 
 LANGUAGES = ("en", "de", "ru", "pl")
 
@@ -137,3 +137,63 @@ def test_once_blocks_kept_per_language_are_the_templates():
                 assert fastpage._once(name, w) is w.once[name]
             outs[language] = fastpage._once("wec-legend", w)
     assert len(set(outs.values())) == len(LANGUAGES)  # translated, not one language's copy
+
+
+def _signature_long_way(view: dict) -> str:
+    """highlights.signature as written before its memos."""
+    import hashlib
+
+    parts = []
+    for (row, col), tokens in sorted(highlights._squares(view).items()):
+        text = "|".join(sorted(f"{token!r}*{n}" for token, n in tokens))
+        parts.append(f"{row}-{col}:{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}")
+    return " ".join(parts)
+
+
+def test_keyed_squares_are_the_squares_and_signature_of_the_view():
+    owners = {c: (-3, "keyed", c) for c in ("black", "white")}
+    for owner in owners.values():
+        highlights._KEYED.get(owner).clear()
+    memos = {c: {} for c in owners}
+    tried = 0
+    for state in _positions(23, 200):
+        for color, owner in owners.items():
+            view = engine_module.view(state, color, history=False)
+            for can_select in (True, False):
+                keys: dict = {}
+                board.build_board(view, color, can_select=can_select, memo=memos[color], keys=keys)
+                assert keys  # every engine view's items are on the board
+                squares, sig = highlights.keyed_squares(keys, owner)
+                assert squares == highlights._squares(view)
+                assert sig == _signature_long_way(view)
+                assert highlights.keyed_squares(keys) == (squares, sig)  # without a memo
+                tried += 1
+    assert tried
+
+
+def test_keys_are_left_empty_when_the_board_is_not_the_squares_map():
+    state = _positions(29, 30)[-1]
+    view = engine_module.view(state, "black", history=False)
+    piece = dict(view["pieces"][0])
+    odd_views = [
+        dict(view, pieces=[*view["pieces"], dict(piece, row=None)]),  # not on the board
+        dict(view, pieces=[*view["pieces"], dict(piece, col=None)]),
+        dict(view, pieces=[*view["pieces"], dict(piece, row=11)]),  # off the board
+        dict(view, pieces=[*view["pieces"], dict(piece, row="3")]),  # not a number
+        dict(view, articles=[*view["articles"], {"type": "x", "row": 3, "col": None}]),
+        dict(view, markers=["not a marker"]),
+        dict(view, projectiles=[{"kind": "rocket", "row": 2, "col": None}]),
+        dict(view, pieces=[*view["pieces"], dict(piece, type=type("S", (str,), {})("tank"))]),  # no marshal
+    ]
+    for odd in odd_views:
+        keys: dict = {}
+        board.build_board(odd, "black", can_select=True, memo={}, keys=keys)
+        assert keys == {}
+    keys = {}
+    board.build_board(view, "black", memo={}, keys=keys, options=board.MoveOptions(origin=(1, 1, "ground"), kind="move"))
+    assert keys == {}  # a selection: not every Square from the memo
+    keys = {}
+    board.build_board(view, "black", keys=keys)
+    assert keys == {}  # no memo
+    board.build_board(view, "black", memo={}, keys=keys)
+    assert keys

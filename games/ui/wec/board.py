@@ -219,7 +219,7 @@ def _raw_key(raw: dict):
 
 
 def build_board(view: dict, color: str, options: MoveOptions | None = None, can_select: bool = False,
-                memo: dict | None = None):
+                memo: dict | None = None, keys: dict | None = None):
     """The board's view-model (template data) of `view` as `color` sees it.
 
     `memo` (the live board's: one player's, in one language, see
@@ -227,8 +227,15 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
     taken from it when its raw view items are the same as when it was built
     (a shallow copy: the caller sets its highlight flags), with its raw key
     as `memo_key`, which games.fastboard uses as the key of its HTML; an
-    action changes a few Squares, and only those are built again."""
+    action changes a few Squares, and only those are built again.
+
+    `keys` (a dict, with `memo` and no `options`) is filled with each
+    Square's (row, col) -> its raw items' marshal, for every Square that
+    holds anything, when every piece, Article, marker and projectile of
+    the view is on one of the board's Squares (so these Squares are
+    exactly what highlights.squares_of groups); else it is left empty."""
     rows, cols, layout = _layout(color)
+    skipped = 0  # items not put on any Square
     by_square: dict[tuple[int, int], dict] = {}
     get = by_square.get
     own_squares = set()  # the Squares holding one of `color`'s pieces
@@ -240,6 +247,7 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
     for piece in view.get("pieces", []):
         r, c = piece.get("row"), piece.get("col")
         if r is None or c is None:
+            skipped += 1
             continue
         raw = get((r, c)) or square(r, c)
         raw["pieces"].append(piece)
@@ -249,14 +257,20 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
         if article.get("row") is not None:
             r, c = article["row"], article["col"]
             (get((r, c)) or square(r, c))["articles"].append(article)
+        else:
+            skipped += 1
     for marker in view.get("markers", []) or []:
         if isinstance(marker, dict) and marker.get("row") is not None:
             r, c = marker["row"], marker["col"]
             (get((r, c)) or square(r, c))["markers"].append(marker)
+        else:
+            skipped += 1
     for proj in view.get("projectiles", []) or []:
         if isinstance(proj, dict) and proj.get("row") is not None and proj.get("col") is not None:
             r, c = proj["row"], proj["col"]
             (get((r, c)) or square(r, c))["projectiles"].append(proj)
+        else:
+            skipped += 1
     for waiting in view.get("reinforcements", []) or []:
         if isinstance(waiting, dict) and waiting.get("row") is not None:
             r, c = waiting["row"], waiting["col"]
@@ -267,6 +281,7 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
     # With no selection no Square is a target or holds one: every Square may
     # come from the memo.
     every = memo is not None and options is None
+    keyed = keys if every and not skipped else None
     grid = []
     for r, line_layout in zip(rows, layout, strict=True):
         line = []
@@ -282,6 +297,8 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
                     key = (r, c, color, False, "")
                 else:
                     key = (r, c, color, can_select and (r, c) in own_squares, _raw_key(raw))
+                    if keyed is not None:
+                        keyed[(r, c)] = key[4]
                 proto = memo.get(key)
                 if proto is None:
                     proto = _build_square(r, c, dark, places, _square_data(raw, color), can_select, origin, targets)
@@ -293,6 +310,8 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
                 continue
             line.append(_build_square(r, c, dark, places, _square_data(raw, color), can_select, origin, targets))
         grid.append({"row": r, "squares": line})
+    if keyed and (len(keyed) != len(by_square) or any(k.__class__ is not bytes for k in keyed.values())):
+        keyed.clear()  # an item off the board, or a Square's items that marshal does not take
     return {"grid": grid, "cols": list(cols), "rows": list(rows), "mode": options.kind if options else "move"}
 
 
