@@ -330,11 +330,14 @@ def _square_sig(sq, ctx):
     if memo_key is not None:
         # A Square from the live board's memo (games.ui.wec.board
         # build_board): its raw view items are its content; only the
-        # highlights and the board's URL are set after it was built.
-        selectable = any(b.get("selectable") for b in g("bands") or ())
+        # highlights and the board's URL are set after it was built.  The
+        # URL is in a selectable band's button, and a band is selectable
+        # only on a Square whose key says it holds a selectable own piece
+        # (memo_key[3]): keying by the URL whenever that is set is a key at
+        # least as fine, without looking through the bands.
         return (
             "memo", memo_key, bool(g("hl_enemy")), bool(g("hl_own")), bool(g("hl_learn")),
-            ctx["board_url"] if selectable else None,
+            ctx["board_url"] if memo_key[3] else None,
         )
     bands = []
     url = None

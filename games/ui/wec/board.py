@@ -219,7 +219,7 @@ def _raw_key(raw: dict):
 
 
 def build_board(view: dict, color: str, options: MoveOptions | None = None, can_select: bool = False,
-                memo: dict | None = None):
+                memo: dict | None = None, keys: dict | None = None):
     """The board's view-model (template data) of `view` as `color` sees it.
 
     `memo` (the live board's: one player's, in one language, see
@@ -227,43 +227,68 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
     taken from it when its raw view items are the same as when it was built
     (a shallow copy: the caller sets its highlight flags), with its raw key
     as `memo_key`, which games.fastboard uses as the key of its HTML; an
-    action changes a few Squares, and only those are built again."""
+    action changes a few Squares, and only those are built again.
+
+    `keys` (a dict, with `memo` and no `options`) is filled with each
+    Square's (row, col) -> its raw items' marshal, for every Square that
+    holds anything, when every piece, Article, marker and projectile of
+    the view is on one of the board's Squares (so these Squares are
+    exactly what highlights.squares_of groups); else it is left empty."""
     rows, cols, layout = _layout(color)
+    skipped = 0  # items not put on any Square
     by_square: dict[tuple[int, int], dict] = {}
+    get = by_square.get
+    own_squares = set()  # the Squares holding one of `color`'s pieces
 
     def square(r, c):
-        raw = by_square.get((r, c))
-        if raw is None:
-            raw = by_square[(r, c)] = {"pieces": [], "articles": [], "markers": [], "projectiles": [], "reinf": []}
+        raw = by_square[(r, c)] = {"pieces": [], "articles": [], "markers": [], "projectiles": [], "reinf": []}
         return raw
 
     for piece in view.get("pieces", []):
         r, c = piece.get("row"), piece.get("col")
         if r is None or c is None:
+            skipped += 1
             continue
-        square(r, c)["pieces"].append(piece)
+        raw = get((r, c)) or square(r, c)
+        raw["pieces"].append(piece)
+        if piece.get("color") == color:
+            own_squares.add((r, c))
     for article in view.get("articles", []):
         if article.get("row") is not None:
-            square(article["row"], article["col"])["articles"].append(article)
+            r, c = article["row"], article["col"]
+            (get((r, c)) or square(r, c))["articles"].append(article)
+        else:
+            skipped += 1
     for marker in view.get("markers", []) or []:
         if isinstance(marker, dict) and marker.get("row") is not None:
-            square(marker["row"], marker["col"])["markers"].append(marker)
+            r, c = marker["row"], marker["col"]
+            (get((r, c)) or square(r, c))["markers"].append(marker)
+        else:
+            skipped += 1
     for proj in view.get("projectiles", []) or []:
         if isinstance(proj, dict) and proj.get("row") is not None and proj.get("col") is not None:
-            square(proj["row"], proj["col"])["projectiles"].append(proj)
+            r, c = proj["row"], proj["col"]
+            (get((r, c)) or square(r, c))["projectiles"].append(proj)
+        else:
+            skipped += 1
     for waiting in view.get("reinforcements", []) or []:
         if isinstance(waiting, dict) and waiting.get("row") is not None:
-            square(waiting["row"], waiting["col"])["reinf"].append(waiting)
+            r, c = waiting["row"], waiting["col"]
+            (get((r, c)) or square(r, c))["reinf"].append(waiting)
 
     origin = options.origin if options else None
     targets = options.targets if options else {}
+    # With no selection no Square is a target or holds one: every Square may
+    # come from the memo.
+    every = memo is not None and options is None
+    keyed = keys if every and not skipped else None
     grid = []
     for r, line_layout in zip(rows, layout, strict=True):
         line = []
         for _r, c, dark, places in line_layout:
-            raw = by_square.get((r, c))
-            if memo is not None and (
-                options is None or not any(place == origin or place in targets for _lv, place, _k in places)
+            raw = get((r, c))
+            if every or memo is not None and (
+                not any(place == origin or place in targets for _lv, place, _k in places)
             ):
                 # The raw items' text is their identity: the same text, the
                 # same Square (every item is plain view data).
@@ -271,8 +296,9 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
                 if raw is None:
                     key = (r, c, color, False, "")
                 else:
-                    mine = can_select and any(p.get("color") == color for p in raw["pieces"])
-                    key = (r, c, color, mine, _raw_key(raw))
+                    key = (r, c, color, can_select and (r, c) in own_squares, _raw_key(raw))
+                    if keyed is not None:
+                        keyed[(r, c)] = key[4]
                 proto = memo.get(key)
                 if proto is None:
                     proto = _build_square(r, c, dark, places, _square_data(raw, color), can_select, origin, targets)
@@ -280,10 +306,12 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
                     if len(memo) > SQUARE_MEMO_LIMIT:
                         memo.clear()
                     memo[key] = proto
-                line.append(dict(proto))
+                line.append(proto.copy())
                 continue
             line.append(_build_square(r, c, dark, places, _square_data(raw, color), can_select, origin, targets))
         grid.append({"row": r, "squares": line})
+    if keyed and (len(keyed) != len(by_square) or any(k.__class__ is not bytes for k in keyed.values())):
+        keyed.clear()  # an item off the board, or a Square's items that marshal does not take
     return {"grid": grid, "cols": list(cols), "rows": list(rows), "mode": options.kind if options else "move"}
 
 

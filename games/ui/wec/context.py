@@ -65,13 +65,19 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
             options = selectors.move_options(game, seat.color, *sel, state=state, view=view, legal=legal)
         panel = panels.action_panel(legal, view, seat.color, sel)
     owner = (game.pk, str(game.created), seat.color)  # the player: their memos
+    keys: dict = {}  # each Square's raw items' key, when build_board can tell them
     board = build_board(view, seat.color, options=options, can_select=my_turn,
-                        memo=square_memo(owner))
+                        memo=square_memo(owner), keys=keys)
     # What the view shows on each Square, made once for the highlights and
     # the signature (the service made it with the actor's signature).
     now = shown.get("squares") if shown is not None else None
+    signature = shown.get("signature") if shown is not None else None
     if now is None:
-        now = highlights.squares_of(view)
+        if keys:  # the player's Squares seen before, from their memo
+            now, made = highlights.keyed_squares(keys, owner)
+            signature = made if signature is None else signature
+        else:
+            now = highlights.squares_of(view)
     hl = highlights.for_player(game, seat.color, view, version=getattr(seat, "version", None), squares=now)
     highlights.mark(board, hl)
     choice = None
@@ -110,8 +116,7 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         # What this view shows on each Square, for "changed since you last
         # looked" (games/boardcache.py); not rendered into the board itself.
         "seen_signature": (
-            shown["signature"] if shown and "signature" in shown
-            else highlights.signature(view, owner=owner, squares=now)
+            signature if signature is not None else highlights.signature(view, owner=owner, squares=now)
         ),
     }
 

@@ -75,6 +75,7 @@ class _Words(Catalogue):
     def __init__(self):
         super().__init__()
         self.help_url = _e(urlmemo.url("help"))
+        self.once: dict = {}  # the board template's `{% once %}` blocks in this language
 
     def bt(self, msgid: str, **values) -> str:
         """`{% blocktranslate with k=v %}`, a missing value as ""."""
@@ -102,14 +103,19 @@ def _include(name: str, context: dict, **extra) -> str:
 _ONCE_NODES: dict = {}
 
 
-def _once(name: str) -> str:
-    """The board template's `{% once name %}` block (language only)."""
-    node = _ONCE_NODES.get(name)
-    if node is None:
-        for found in _template(BOARD_TEMPLATE).nodelist.get_nodes_by_type(OnceNode):
-            _ONCE_NODES[found.name] = found
-        node = _ONCE_NODES[name]
-    return node.render(Context({}))
+def _once(name: str, w: _Words) -> str:
+    """The board template's `{% once name %}` block (language only), kept in
+    the language's words: the node's own memo is keyed by the language too,
+    but asking it costs a Context and two asgiref Local lookups a block."""
+    out = w.once.get(name)
+    if out is None:
+        node = _ONCE_NODES.get(name)
+        if node is None:
+            for found in _template(BOARD_TEMPLATE).nodelist.get_nodes_by_type(OnceNode):
+                _ONCE_NODES[found.name] = found
+            node = _ONCE_NODES[name]
+        out = w.once[name] = node.render(Context({}))
+    return out
 
 
 def render_board(context: dict) -> str:
@@ -202,10 +208,10 @@ def render_board(context: dict) -> str:
     out.append('\n  </header>\n\n  <div class="board-area">\n  ')
     review = context.get("review", _MISSING)
     if not _t(review):
-        out.append(_once("wec-level-bar"))
+        out.append(_once("wec-level-bar", w))
     out.append("\n  ")
     if not _t(review):
-        out.append(_once("wec-square-zoom"))
+        out.append(_once("wec-square-zoom", w))
     out.append("\n  ")
     if _t(review):
         out.append(_include("games/wec/replay.html", context))
@@ -268,7 +274,7 @@ def render_board(context: dict) -> str:
     out.append("\n    ")
     out.append(_club_controls(game, status, color, pk, w, csrf))
     out.append("\n  </div>\n\n  ")
-    out.append(_once("wec-legend"))
+    out.append(_once("wec-legend", w))
     out.append("\n<!--e--></section>\n")
     if _t(review):
         return mark_safe("".join(out))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import marshal
 import threading
 from collections import Counter, OrderedDict
 
@@ -114,6 +115,53 @@ def signature(view: dict, owner: tuple | None = None, scratch: dict | None = Non
                 memo[tokens] = found
         parts.append(f"{row}-{col}:{found}")
     return " ".join(parts)
+
+
+# Per player (game id, game created, colour), as the entries above: a
+# Square's raw items (their marshal, the key of the board's Square memo:
+# games.ui.wec.board.build_board's `keys`) -> (what it shows, its signature
+# entry), so a board whose Squares that player's earlier boards had is
+# mapped and signed without making their tokens and hashes again.
+_KEYED = OwnerMemos(32, dict)
+_KEYED_LIMIT = 600  # entries per player
+
+
+def _tokens_of(raw: dict) -> frozenset | None:
+    """_squares' entry for one Square from its raw items (None: nothing there
+    that _squares counts)."""
+    found = [
+        ("piece", p.get("color"), p.get("type"), p.get("level", "ground"), int(p.get("stun") or 0),
+         tuple(sorted(p["articles"])) if p.get("articles") else ())
+        for p in raw["pieces"]
+    ]
+    found += [("article", a.get("type")) for a in raw["articles"]]
+    found += [("projectile", pr.get("kind"), pr.get("color"), pr.get("level")) for pr in raw["projectiles"]]
+    found += [("marker", m.get("type"), m.get("level")) for m in raw["markers"]]
+    if not found:
+        return None
+    return frozenset(((found[0], 1),)) if len(found) == 1 else frozenset(Counter(found).items())
+
+
+def keyed_squares(keys: dict, owner: tuple | None = None) -> tuple[dict, str]:
+    """(`squares_of(view)`, `signature(view)`) from build_board's `keys` of
+    `view` (not empty), a Square the player's memo (`owner`) has taken
+    from it."""
+    memo = _KEYED.get(owner) if owner is not None else {}
+    squares, parts = {}, []
+    for where in sorted(keys):
+        raw = keys[where]
+        mkey = (where, raw)
+        found = memo.get(mkey)
+        if found is None:
+            tokens = _tokens_of(marshal.loads(raw))
+            found = (tokens, None if tokens is None else f"{where[0]}-{where[1]}:{_entry_hash(tokens)}")
+            if len(memo) >= _KEYED_LIMIT:
+                memo.clear()
+            memo[mkey] = found
+        if found[0] is not None:
+            squares[where] = found[0]
+            parts.append(found[1])
+    return squares, " ".join(parts)
 
 
 def _entries(sig: str) -> dict[str, str]:

@@ -12,8 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import (
+    gettext_lazy,
+    gettext_noop,  # marks a msgid for makemessages
+)
 
+from games.fastboard import Catalogue, LanguageMemos
 from games.selectors import Choice, MoveOptions, action_fingerprint
 from games.templatetags.wec_board import article_name, piece_name
 
@@ -424,20 +428,47 @@ class TurnPanel:
     end_turn: Choice | None
 
 
+class _PanelWords(Catalogue):
+    """The turn panel's fixed words in one language: each msgid and piece
+    name translated once (`_panel_words`), not through `gettext` (an
+    asgiref Local lookup each) on every render.  Only literal msgids and
+    the names of piece types: nothing of any player's game."""
+
+    def __init__(self):
+        super().__init__()
+        self._pieces: dict = {}
+        self.done, self.not_yet = self.tr(gettext_noop("done")), self.tr(gettext_noop("not yet"))
+
+    def piece(self, kind) -> str:
+        """`str(piece_name(kind))`."""
+        out = self._pieces.get(kind)
+        if out is None:
+            out = self._pieces[kind] = str(piece_name(kind))
+        return out
+
+
+_PANEL_WORDS = LanguageMemos(16, _PanelWords)  # per language (and catalogue object)
+
+
+def _panel_words() -> _PanelWords:
+    return _PANEL_WORDS.get()
+
+
 def turn_panel(view: dict, legal: list[dict], color: str) -> TurnPanel:
     """What the player has done this Turn, the ready reinforcements and End Turn."""
+    w = _panel_words()
     names = _Names(view, color)
     turn = view.get("turn") or {}
-    done, not_yet = _("done"), _("not yet")
+    done, not_yet = w.done, w.not_yet
     fires = int(turn.get("fires") or 0)
     items = [
-        {"key": "move", "label": _("Move"), "done": bool(turn.get("moved"))},
-        {"key": "fires", "label": _("Fires"), "done": fires >= MAX_FIRES,
-         "text": _("%(n)s/%(max)s") % {"n": fires, "max": MAX_FIRES}},
-        {"key": "pickup", "label": _("Pick-up"), "done": bool(turn.get("pickup"))},
-        {"key": "drop", "label": _("Drop"), "done": bool(turn.get("drop"))},
-        {"key": "exchange", "label": _("Exchange"), "done": bool(turn.get("exchange"))},
-        {"key": "reinforce", "label": _("Reinforce"), "done": bool(turn.get("reinforce"))},
+        {"key": "move", "label": w.tr(gettext_noop("Move")), "done": bool(turn.get("moved"))},
+        {"key": "fires", "label": w.tr(gettext_noop("Fires")), "done": fires >= MAX_FIRES,
+         "text": w.tr(gettext_noop("%(n)s/%(max)s")) % {"n": fires, "max": MAX_FIRES}},
+        {"key": "pickup", "label": w.tr(gettext_noop("Pick-up")), "done": bool(turn.get("pickup"))},
+        {"key": "drop", "label": w.tr(gettext_noop("Drop")), "done": bool(turn.get("drop"))},
+        {"key": "exchange", "label": w.tr(gettext_noop("Exchange")), "done": bool(turn.get("exchange"))},
+        {"key": "reinforce", "label": w.tr(gettext_noop("Reinforce")), "done": bool(turn.get("reinforce"))},
     ]
     for item in items:
         item.setdefault("text", done if item["done"] else not_yet)
@@ -449,11 +480,12 @@ def turn_panel(view: dict, legal: list[dict], color: str) -> TurnPanel:
             continue
         if ((r.get("row"), r.get("col")), r.get("type")) in ready_places:
             continue
-        state = _("ready, but not possible now") if r.get("ready") else (
-            _("armed: leave its square empty") if r.get("armed") else _("waiting for a piece of yours to stand there")
+        state = w.tr(gettext_noop("ready, but not possible now")) if r.get("ready") else (
+            w.tr(gettext_noop("armed: leave its square empty")) if r.get("armed")
+            else w.tr(gettext_noop("waiting for a piece of yours to stand there"))
         )
-        waiting.append({"label": _("%(piece)s at %(place)s: %(state)s") % {
-            "piece": piece_name(r["type"]), "place": place_label([r["row"], r["col"]]), "state": state}})
+        waiting.append({"label": w.tr(gettext_noop("%(piece)s at %(place)s: %(state)s")) % {
+            "piece": w.piece(r["type"]), "place": place_label([r["row"], r["col"]]), "state": state}})
     end = next((a for a in legal if a.get("type") == "end_turn"), None)
     return TurnPanel(
         items=items,
