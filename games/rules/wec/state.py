@@ -131,7 +131,7 @@ def is_special(p: Piece) -> bool:
 
 
 #: Game attributes that are derived data: not pickled, rebuilt on loading.
-_DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census"))
+_DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census", "calm"))
 
 
 def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
@@ -186,6 +186,7 @@ class Game:
         "aloft",
         "prims",
         "census",
+        "calm",
     )
 
     def __init__(self, options: dict[str, Any]) -> None:
@@ -248,6 +249,12 @@ class Game:
         self.aloft: frozenset[int] = frozenset()
         self.prims: tuple[int, ...] = ()
         self.census = 0
+        # Where in ``touched`` the aftermath of the last action left this
+        # game settled (-1: not known): no passenger stranded, every
+        # sighting holding, every reinforcement tracked (see
+        # effects.settle_stranded). Those can only have lapsed where a Square
+        # was touched since, so the next action's aftermath looks only there.
+        self.calm = -1
 
     # -- copying ---------------------------------------------------------------
     def copy(self) -> Game:
@@ -295,6 +302,10 @@ class Game:
         g.aloft = self.aloft
         g.prims = self.prims
         g.census = self.census
+        # Settled with nothing changed since: the copy starts settled too
+        # (its ``touched`` starts empty); changed since, it is not known.
+        calm = self.calm
+        g.calm = 0 if calm >= 0 and calm == len(self.touched) else -1
         return g
 
     # -- the finished Turns ------------------------------------------------------
@@ -335,6 +346,7 @@ class Game:
         self.aloft = frozenset(p.id for p in self.pieces.values() if p.level)
         self.prims = tuple(p.id for p in self.pieces.values() if p.type in PRIMARY)
         self.census = 0
+        self.calm = -1
 
     # -- board primitives (mutate; only call on a fresh copy) -------------------
     def add(self, piece: Piece) -> Piece:

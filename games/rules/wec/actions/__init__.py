@@ -79,6 +79,8 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
     prune_locks(g)
     prune_revealed(g)
     track_reinforcements(g)
+    # Settled here: the next action's aftermath looks only where it touches.
+    g.calm = len(g.touched)
     record(game, g, entry.pop("action"), events, **entry)
     settle_since(game, g, game.to_move)
     return g
