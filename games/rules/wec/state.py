@@ -130,8 +130,14 @@ def is_special(p: Piece) -> bool:
     return p.level == 2 or p.type in SPECIAL_TYPES or (bool(p.articles) and not SPECIAL_ARTICLES.isdisjoint(p.articles))
 
 
+#: The fields of a Piece that visibility._hidden_from reads (``_sight_key``
+#: there, less the id), besides its place (which only ``place`` changes).
+_SIGHT_FIELDS = frozenset(("type", "color", "row", "col", "level", "articles"))
+
+
 #: Game attributes that are derived data: not pickled, rebuilt on loading.
-_DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census", "calm"))
+_DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census", "calm",
+                      "sight"))
 
 
 def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
@@ -187,6 +193,7 @@ class Game:
         "prims",
         "census",
         "calm",
+        "sight",
     )
 
     def __init__(self, options: dict[str, Any]) -> None:
@@ -255,6 +262,14 @@ class Game:
         # effects.settle_stranded). Those can only have lapsed where a Square
         # was touched since, so the next action's aftermath looks only there.
         self.calm = -1
+        # How many times the board primitives changed, on this object since
+        # it was copied, something visibility._hidden_from reads of the
+        # Pieces: a special Piece (Game.special) added, removed, placed or
+        # given another type, colour, level or Articles, or any Piece's
+        # colour (a lock-on reads its watcher's). While it is 0 the copy
+        # hides what the original hid but for sightings and lock-ons
+        # (visibility.same_sight).
+        self.sight = 0
 
     # -- copying ---------------------------------------------------------------
     def copy(self) -> Game:
@@ -306,6 +321,7 @@ class Game:
         # (its ``touched`` starts empty); changed since, it is not known.
         calm = self.calm
         g.calm = 0 if calm >= 0 and calm == len(self.touched) else -1
+        g.sight = 0
         return g
 
     # -- the finished Turns ------------------------------------------------------
@@ -347,6 +363,7 @@ class Game:
         self.prims = tuple(p.id for p in self.pieces.values() if p.type in PRIMARY)
         self.census = 0
         self.calm = -1
+        self.sight = 0
 
     # -- board primitives (mutate; only call on a fresh copy) -------------------
     def add(self, piece: Piece) -> Piece:
@@ -364,6 +381,7 @@ class Game:
         if piece.type in PRIMARY:
             self.prims = self.prims + (piece.id,)
         self.census += 1
+        self.sight += 1
         return piece
 
     def remove(self, pid: int) -> Piece:
@@ -378,6 +396,7 @@ class Game:
         if pid in self.prims:
             self.prims = tuple(i for i in self.prims if i != pid)
         self.census += 1
+        self.sight += 1
         return piece
 
     def place(self, pid: int, row: int, col: int, level: int, **changes: Any) -> Piece:
@@ -398,8 +417,11 @@ class Game:
         self.board[new_slot] = _joined(self.board[new_slot], pid)
         self.touched.append(old_slot // 3)
         self.touched.append(new_slot // 3)
-        if (other or level != old.level) and is_special(new) != (pid in self.special):
+        was = pid in self.special
+        if (other or level != old.level) and is_special(new) != was:
             self.special = self.special ^ {pid}
+        if was or pid in self.special or "color" in changes:
+            self.sight += 1
         if (level != 0) != (pid in self.aloft):
             self.aloft = self.aloft ^ {pid}
         return new
@@ -412,9 +434,12 @@ class Game:
             self.touched.append(new.sq)
             if new.color != old.color:
                 self.census += 1
+        was = pid in self.special
         if ("articles" in changes or "level" in changes or "type" in changes) and (
-                is_special(new) != (pid in self.special)):
+                is_special(new) != was):
             self.special = self.special ^ {pid}
+        if "color" in changes or ((was or pid in self.special) and not _SIGHT_FIELDS.isdisjoint(changes)):
+            self.sight += 1
         if (new.level != 0) != (pid in self.aloft):
             self.aloft = self.aloft ^ {pid}
         return new
