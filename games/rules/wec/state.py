@@ -137,7 +137,7 @@ _SIGHT_FIELDS = frozenset(("type", "color", "row", "col", "level", "articles"))
 
 #: Game attributes that are derived data: not pickled, rebuilt on loading.
 _DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census", "calm",
-                      "sight"))
+                      "sight", "sides"))
 
 
 def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
@@ -152,6 +152,20 @@ def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
     if not ids or ids[-1] < pid:
         return ids + (pid,)
     return tuple(sorted(ids + (pid,)))
+
+
+def _sides_with(sides: dict[str, tuple[int, ...]], color: str, pid: int) -> dict[str, tuple[int, ...]]:
+    """``Game.sides`` with ``pid`` added to ``color``'s ids (a new dict)."""
+    out = dict(sides)
+    out[color] = _joined(sides[color], pid)
+    return out
+
+
+def _sides_without(sides: dict[str, tuple[int, ...]], color: str, pid: int) -> dict[str, tuple[int, ...]]:
+    """``Game.sides`` with ``pid`` taken from ``color``'s ids (a new dict)."""
+    out = dict(sides)
+    out[color] = tuple(i for i in sides[color] if i != pid)
+    return out
 
 
 def empty_turn() -> dict[str, Any]:
@@ -194,6 +208,7 @@ class Game:
         "census",
         "calm",
         "sight",
+        "sides",
     )
 
     def __init__(self, options: dict[str, Any]) -> None:
@@ -270,6 +285,10 @@ class Game:
         # hides what the original hid but for sightings and lock-ons
         # (visibility.same_sight).
         self.sight = 0
+        # Per colour, the ids of its Pieces in id order (a new tuple, and a
+        # new dict, whenever a Piece is added, removed or converted): the
+        # listing walks its side's Pieces without sorting them each time.
+        self.sides: dict[str, tuple[int, ...]] = {"black": (), "white": ()}
 
     # -- copying ---------------------------------------------------------------
     def copy(self) -> Game:
@@ -322,6 +341,7 @@ class Game:
         calm = self.calm
         g.calm = 0 if calm >= 0 and calm == len(self.touched) else -1
         g.sight = 0
+        g.sides = self.sides
         return g
 
     # -- the finished Turns ------------------------------------------------------
@@ -364,6 +384,7 @@ class Game:
         self.census = 0
         self.calm = -1
         self.sight = 0
+        self.sides = {c: tuple(sorted(i for i, p in self.pieces.items() if p.color == c)) for c in ("black", "white")}
 
     # -- board primitives (mutate; only call on a fresh copy) -------------------
     def add(self, piece: Piece) -> Piece:
@@ -382,6 +403,7 @@ class Game:
             self.prims = self.prims + (piece.id,)
         self.census += 1
         self.sight += 1
+        self.sides = _sides_with(self.sides, piece.color, piece.id)
         return piece
 
     def remove(self, pid: int) -> Piece:
@@ -397,6 +419,7 @@ class Game:
             self.prims = tuple(i for i in self.prims if i != pid)
         self.census += 1
         self.sight += 1
+        self.sides = _sides_without(self.sides, piece.color, pid)
         return piece
 
     def place(self, pid: int, row: int, col: int, level: int, **changes: Any) -> Piece:
@@ -422,6 +445,8 @@ class Game:
             self.special = self.special ^ {pid}
         if was or pid in self.special or "color" in changes:
             self.sight += 1
+        if new.color != old.color:  # (no caller changes a colour here; kept right all the same)
+            self.sides = _sides_with(_sides_without(self.sides, old.color, pid), new.color, pid)
         if (level != 0) != (pid in self.aloft):
             self.aloft = self.aloft ^ {pid}
         return new
@@ -434,6 +459,7 @@ class Game:
             self.touched.append(new.sq)
             if new.color != old.color:
                 self.census += 1
+                self.sides = _sides_with(_sides_without(self.sides, old.color, pid), new.color, pid)
         was = pid in self.special
         if ("articles" in changes or "level" in changes or "type" in changes) and (
                 is_special(new) != was):

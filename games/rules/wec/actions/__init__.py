@@ -92,9 +92,8 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
     if game.options["action_restriction"] == "move_only":
         return []
     color = game.to_move
-    own = [p for p in game.pieces.values() if p.color == color]
-    # In id order: a Piece is a tuple led by its id, and no two share one.
-    own.sort()
+    # In id order (Game.sides keeps each side's ids so).
+    own = list(map(game.pieces.__getitem__, game.sides[color]))
     out: list[dict[str, Any]] = []
     can_fire = len(game.turn["fires"]) < 2
     ground = game.ground

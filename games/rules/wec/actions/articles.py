@@ -201,8 +201,10 @@ def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], ou
             rest.remove(art)
             choices.append((art, rest, transport is not None and transport[0] == art and arts.count(art) == 1,
                             len(rest) <= capacity(kind, rest)))
+    # drop_square(game, p) is not None, with its first test inlined (the
+    # ground under the Piece has room, nearly always).
     if (not turn["drop"] and (free or not restriction_error(game, "D", pid))
-            and drop_square(game, p) is not None):
+            and (len(game.ground[(p.row - 1) * SIZE + p.col - 1]) < 2 or drop_square(game, p) is not None)):
         for art, _, locked, fits in choices:
             if not locked and fits:
                 out.append({"type": "drop", "from": where, "piece": pid, "article": art})
