@@ -137,7 +137,7 @@ _SIGHT_FIELDS = frozenset(("type", "color", "row", "col", "level", "articles"))
 
 #: Game attributes that are derived data: not pickled, rebuilt on loading.
 _DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census", "calm",
-                      "sight", "sides"))
+                      "sight", "sides", "shared"))
 
 
 def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
@@ -209,6 +209,7 @@ class Game:
         "calm",
         "sight",
         "sides",
+        "shared",
     )
 
     def __init__(self, options: dict[str, Any]) -> None:
@@ -289,14 +290,22 @@ class Game:
         # new dict, whenever a Piece is added, removed or converted): the
         # listing walks its side's Pieces without sorting them each time.
         self.sides: dict[str, tuple[int, ...]] = {"black": (), "white": ()}
+        # Whether ``board`` (bit 1) and ``ground`` (bit 2) may be shared with
+        # another game (copy-on-write: about half of all actions change
+        # neither, and a copy no longer copies their 400 entries): a write
+        # goes through ``own_board`` or ``set_ground``, which copy first.
+        self.shared = 0
 
     # -- copying ---------------------------------------------------------------
     def copy(self) -> Game:
         g = Game.__new__(Game)
         g.options = self.options
         g.pieces = dict(self.pieces)
-        g.board = list(self.board)
-        g.ground = list(self.ground)
+        # Shared until one of the two writes (either may: the one copied from
+        # is marked too).
+        g.board = self.board
+        g.ground = self.ground
+        g.shared = self.shared = 3
         g.to_move = self.to_move
         g.turn_number = self.turn_number
         turn = g.turn = self.turn.copy()
@@ -385,6 +394,7 @@ class Game:
         self.calm = -1
         self.sight = 0
         self.sides = {c: tuple(sorted(i for i, p in self.pieces.items() if p.color == c)) for c in ("black", "white")}
+        self.shared = 0
 
     # -- board primitives (mutate; only call on a fresh copy) -------------------
     def add(self, piece: Piece) -> Piece:
@@ -393,7 +403,8 @@ class Game:
         self.next_id = max(self.next_id, piece.id + 1)
         self.pieces[piece.id] = piece
         slot = piece.slot
-        self.board[slot] = _joined(self.board[slot], piece.id)
+        board = self.own_board()
+        board[slot] = _joined(board[slot], piece.id)
         self.touched.append(slot // 3)
         if is_special(piece):
             self.special = self.special | {piece.id}
@@ -409,7 +420,8 @@ class Game:
     def remove(self, pid: int) -> Piece:
         piece = self.pieces.pop(pid)
         slot = piece.slot
-        self.board[slot] = tuple(i for i in self.board[slot] if i != pid)
+        board = self.own_board()
+        board[slot] = tuple(i for i in board[slot] if i != pid)
         self.touched.append(slot // 3)
         if pid in self.special:
             self.special = self.special - {pid}
@@ -426,7 +438,8 @@ class Game:
         """Move piece ``pid`` to a new place (and apply field ``changes``)."""
         old = self.pieces[pid]
         old_slot = old.slot
-        self.board[old_slot] = tuple(i for i in self.board[old_slot] if i != pid)
+        board = self.own_board()
+        board[old_slot] = tuple(i for i in board[old_slot] if i != pid)
         if (row, col) != (old.row, old.col) and old.type in PAWNS:
             # Leaving its starting Square, by any means, ends a Pawn's double step.
             changes.setdefault("moved", True)
@@ -437,7 +450,7 @@ class Game:
         new = _changed(old, changes)
         self.pieces[pid] = new
         new_slot = new.slot
-        self.board[new_slot] = _joined(self.board[new_slot], pid)
+        board[new_slot] = _joined(board[new_slot], pid)
         self.touched.append(old_slot // 3)
         self.touched.append(new_slot // 3)
         was = pid in self.special
@@ -469,6 +482,21 @@ class Game:
         if (new.level != 0) != (pid in self.aloft):
             self.aloft = self.aloft ^ {pid}
         return new
+
+    def own_board(self) -> list[tuple[int, ...]]:
+        """``board``, copied first if it may be shared (see ``shared``)."""
+        if self.shared & 1:
+            self.board = list(self.board)
+            self.shared &= 2
+        return self.board
+
+    def set_ground(self, sq: int, articles: tuple[str, ...]) -> None:
+        """Put ``articles`` on the ground of Square ``sq`` (``ground`` copied
+        first if it may be shared, see ``shared``)."""
+        if self.shared & 2:
+            self.ground = list(self.ground)
+            self.shared &= 1
+        self.ground[sq] = articles
 
     def cool(self, pid: int, cooldowns: tuple[tuple[str, int], ...]) -> Piece:
         """``update(pid, cooldowns=...)`` without its checks: no Move (see

@@ -37,7 +37,7 @@ def do_pickup(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> 
         raise illegal("that piece has no room for another Article")
     arts = list(g.ground[p.sq])
     arts.remove(art)
-    g.ground[p.sq] = tuple(arts)
+    g.set_ground(p.sq, tuple(arts))
     g.update(p.id, articles=new)
     g.turn["pickup"] = True
     note_action(g, "P", p.id)
@@ -84,7 +84,7 @@ def do_drop(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> di
     if len(arts) > capacity(p.type, arts):
         raise illegal("without that XXX box the piece could not hold its other Articles; drop them first")
     g.update(p.id, articles=tuple(arts))
-    g.ground[where] = g.ground[where] + (art,)
+    g.set_ground(where, g.ground[where] + (art,))
     g.turn["drop"] = True
     note_action(g, "D", p.id)
     return {"action": {"type": "drop", "from": [p.row, p.col, LEVELS[p.level]], "piece": p.id, "article": art},
