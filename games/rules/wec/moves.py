@@ -845,7 +845,7 @@ def drop_order(color: str, sq: int) -> tuple[int, ...]:
 def drop_article(game: Game, p: Piece, article: str) -> None:
     for s in drop_order(p.color, p.sq):
         if len(game.ground[s]) < 2:
-            game.ground[s] = game.ground[s] + (article,)
+            game.set_ground(s, game.ground[s] + (article,))
             return
     # The board is full of Articles: with at most 200 on 100 Squares this
     # cannot happen; the Article is lost rather than breaking the board.

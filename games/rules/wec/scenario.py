@@ -221,7 +221,7 @@ def load_scenario(doc: dict[str, Any], history: Sequence[dict[str, Any]] | None 
             raise ValueError(f"article #{i} has unknown type {a.get('type') if isinstance(a, dict) else a!r}")
         row, col = _rc(a, f"article {a['type']} #{i}")
         sq = (row - 1) * SIZE + col - 1
-        game.ground[sq] = game.ground[sq] + (a["type"],)
+        game.set_ground(sq, game.ground[sq] + (a["type"],))
     _check_board(game)
     game.reinforcements = tuple(_reinforcements(doc.get("reinforcements", [])))
     game.locks = tuple(_locks(game, doc.get("locks", [])))

@@ -130,8 +130,14 @@ def is_special(p: Piece) -> bool:
     return p.level == 2 or p.type in SPECIAL_TYPES or (bool(p.articles) and not SPECIAL_ARTICLES.isdisjoint(p.articles))
 
 
+#: The fields of a Piece that visibility._hidden_from reads (``_sight_key``
+#: there, less the id), besides its place (which only ``place`` changes).
+_SIGHT_FIELDS = frozenset(("type", "color", "row", "col", "level", "articles"))
+
+
 #: Game attributes that are derived data: not pickled, rebuilt on loading.
-_DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census"))
+_DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census", "calm",
+                      "sight", "sides", "shared"))
 
 
 def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
@@ -146,6 +152,20 @@ def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
     if not ids or ids[-1] < pid:
         return ids + (pid,)
     return tuple(sorted(ids + (pid,)))
+
+
+def _sides_with(sides: dict[str, tuple[int, ...]], color: str, pid: int) -> dict[str, tuple[int, ...]]:
+    """``Game.sides`` with ``pid`` added to ``color``'s ids (a new dict)."""
+    out = dict(sides)
+    out[color] = _joined(sides[color], pid)
+    return out
+
+
+def _sides_without(sides: dict[str, tuple[int, ...]], color: str, pid: int) -> dict[str, tuple[int, ...]]:
+    """``Game.sides`` with ``pid`` taken from ``color``'s ids (a new dict)."""
+    out = dict(sides)
+    out[color] = tuple(i for i in sides[color] if i != pid)
+    return out
 
 
 def empty_turn() -> dict[str, Any]:
@@ -186,6 +206,10 @@ class Game:
         "aloft",
         "prims",
         "census",
+        "calm",
+        "sight",
+        "sides",
+        "shared",
     )
 
     def __init__(self, options: dict[str, Any]) -> None:
@@ -248,14 +272,40 @@ class Game:
         self.aloft: frozenset[int] = frozenset()
         self.prims: tuple[int, ...] = ()
         self.census = 0
+        # Where in ``touched`` the aftermath of the last action left this
+        # game settled (-1: not known): no passenger stranded, every
+        # sighting holding, every reinforcement tracked (see
+        # effects.settle_stranded). Those can only have lapsed where a Square
+        # was touched since, so the next action's aftermath looks only there.
+        self.calm = -1
+        # How many times the board primitives changed, on this object since
+        # it was copied, something visibility._hidden_from reads of the
+        # Pieces: a special Piece (Game.special) added, removed, placed or
+        # given another type, colour, level or Articles, or any Piece's
+        # colour (a lock-on reads its watcher's). While it is 0 the copy
+        # hides what the original hid but for sightings and lock-ons
+        # (visibility.same_sight).
+        self.sight = 0
+        # Per colour, the ids of its Pieces in id order (a new tuple, and a
+        # new dict, whenever a Piece is added, removed or converted): the
+        # listing walks its side's Pieces without sorting them each time.
+        self.sides: dict[str, tuple[int, ...]] = {"black": (), "white": ()}
+        # Whether ``board`` (bit 1) and ``ground`` (bit 2) may be shared with
+        # another game (copy-on-write: about half of all actions change
+        # neither, and a copy no longer copies their 400 entries): a write
+        # goes through ``own_board`` or ``set_ground``, which copy first.
+        self.shared = 0
 
     # -- copying ---------------------------------------------------------------
     def copy(self) -> Game:
         g = Game.__new__(Game)
         g.options = self.options
         g.pieces = dict(self.pieces)
-        g.board = list(self.board)
-        g.ground = list(self.ground)
+        # Shared until one of the two writes (either may: the one copied from
+        # is marked too).
+        g.board = self.board
+        g.ground = self.ground
+        g.shared = self.shared = 3
         g.to_move = self.to_move
         g.turn_number = self.turn_number
         turn = g.turn = self.turn.copy()
@@ -295,6 +345,12 @@ class Game:
         g.aloft = self.aloft
         g.prims = self.prims
         g.census = self.census
+        # Settled with nothing changed since: the copy starts settled too
+        # (its ``touched`` starts empty); changed since, it is not known.
+        calm = self.calm
+        g.calm = 0 if calm >= 0 and calm == len(self.touched) else -1
+        g.sight = 0
+        g.sides = self.sides
         return g
 
     # -- the finished Turns ------------------------------------------------------
@@ -335,6 +391,10 @@ class Game:
         self.aloft = frozenset(p.id for p in self.pieces.values() if p.level)
         self.prims = tuple(p.id for p in self.pieces.values() if p.type in PRIMARY)
         self.census = 0
+        self.calm = -1
+        self.sight = 0
+        self.sides = {c: tuple(sorted(i for i, p in self.pieces.items() if p.color == c)) for c in ("black", "white")}
+        self.shared = 0
 
     # -- board primitives (mutate; only call on a fresh copy) -------------------
     def add(self, piece: Piece) -> Piece:
@@ -343,7 +403,8 @@ class Game:
         self.next_id = max(self.next_id, piece.id + 1)
         self.pieces[piece.id] = piece
         slot = piece.slot
-        self.board[slot] = _joined(self.board[slot], piece.id)
+        board = self.own_board()
+        board[slot] = _joined(board[slot], piece.id)
         self.touched.append(slot // 3)
         if is_special(piece):
             self.special = self.special | {piece.id}
@@ -352,12 +413,15 @@ class Game:
         if piece.type in PRIMARY:
             self.prims = self.prims + (piece.id,)
         self.census += 1
+        self.sight += 1
+        self.sides = _sides_with(self.sides, piece.color, piece.id)
         return piece
 
     def remove(self, pid: int) -> Piece:
         piece = self.pieces.pop(pid)
         slot = piece.slot
-        self.board[slot] = tuple(i for i in self.board[slot] if i != pid)
+        board = self.own_board()
+        board[slot] = tuple(i for i in board[slot] if i != pid)
         self.touched.append(slot // 3)
         if pid in self.special:
             self.special = self.special - {pid}
@@ -366,13 +430,16 @@ class Game:
         if pid in self.prims:
             self.prims = tuple(i for i in self.prims if i != pid)
         self.census += 1
+        self.sight += 1
+        self.sides = _sides_without(self.sides, piece.color, pid)
         return piece
 
     def place(self, pid: int, row: int, col: int, level: int, **changes: Any) -> Piece:
         """Move piece ``pid`` to a new place (and apply field ``changes``)."""
         old = self.pieces[pid]
         old_slot = old.slot
-        self.board[old_slot] = tuple(i for i in self.board[old_slot] if i != pid)
+        board = self.own_board()
+        board[old_slot] = tuple(i for i in board[old_slot] if i != pid)
         if (row, col) != (old.row, old.col) and old.type in PAWNS:
             # Leaving its starting Square, by any means, ends a Pawn's double step.
             changes.setdefault("moved", True)
@@ -383,11 +450,16 @@ class Game:
         new = _changed(old, changes)
         self.pieces[pid] = new
         new_slot = new.slot
-        self.board[new_slot] = _joined(self.board[new_slot], pid)
+        board[new_slot] = _joined(board[new_slot], pid)
         self.touched.append(old_slot // 3)
         self.touched.append(new_slot // 3)
-        if (other or level != old.level) and is_special(new) != (pid in self.special):
+        was = pid in self.special
+        if (other or level != old.level) and is_special(new) != was:
             self.special = self.special ^ {pid}
+        if was or pid in self.special or "color" in changes:
+            self.sight += 1
+        if new.color != old.color:  # (no caller changes a colour here; kept right all the same)
+            self.sides = _sides_with(_sides_without(self.sides, old.color, pid), new.color, pid)
         if (level != 0) != (pid in self.aloft):
             self.aloft = self.aloft ^ {pid}
         return new
@@ -400,12 +472,31 @@ class Game:
             self.touched.append(new.sq)
             if new.color != old.color:
                 self.census += 1
+                self.sides = _sides_with(_sides_without(self.sides, old.color, pid), new.color, pid)
+        was = pid in self.special
         if ("articles" in changes or "level" in changes or "type" in changes) and (
-                is_special(new) != (pid in self.special)):
+                is_special(new) != was):
             self.special = self.special ^ {pid}
+        if "color" in changes or ((was or pid in self.special) and not _SIGHT_FIELDS.isdisjoint(changes)):
+            self.sight += 1
         if (new.level != 0) != (pid in self.aloft):
             self.aloft = self.aloft ^ {pid}
         return new
+
+    def own_board(self) -> list[tuple[int, ...]]:
+        """``board``, copied first if it may be shared (see ``shared``)."""
+        if self.shared & 1:
+            self.board = list(self.board)
+            self.shared &= 2
+        return self.board
+
+    def set_ground(self, sq: int, articles: tuple[str, ...]) -> None:
+        """Put ``articles`` on the ground of Square ``sq`` (``ground`` copied
+        first if it may be shared, see ``shared``)."""
+        if self.shared & 2:
+            self.ground = list(self.ground)
+            self.shared &= 1
+        self.ground[sq] = articles
 
     def cool(self, pid: int, cooldowns: tuple[tuple[str, int], ...]) -> Piece:
         """``update(pid, cooldowns=...)`` without its checks: no Move (see

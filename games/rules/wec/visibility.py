@@ -42,29 +42,35 @@ def hidden_from(game: Game, color: str) -> frozenset[int]:
     return _hidden_from(game, color)
 
 
-def same_sight(before: Game, after: Game) -> bool:
+def same_sight(before: Game, after: Game, pieces_alike: bool = False) -> bool:
     """Whether ``after`` (made from ``before`` by one action) hides the same
     Pieces from each side: the same Pieces that may hide or find hidden ones
     (Game.special), each the same as far as sight goes (``_sight_key``: its
     type, colour, place and Articles; not its cooldowns, stun or Transport),
     the same lock-ons with watchers of the same colours, the same sightings
     of those Pieces (a sighting of any other Piece is never read) and the
-    same options: everything :func:`_hidden_from` reads."""
+    same options: everything :func:`_hidden_from` reads.
+
+    ``pieces_alike`` says the caller knows the Pieces are alike as far as
+    sight goes (``after`` is a copy of ``before`` whose ``Game.sight`` is
+    still 0): the special Pieces and the watchers' colours are not
+    compared again."""
     if not (
         before.hidden_cache is not None
         and after.options is before.options
-        and after.special == before.special
+        and (pieces_alike or after.special == before.special)
         and after.locks == before.locks
     ):
         return False
-    old, new = before.pieces, after.pieces
     special = after.special
-    for i in special:
-        p, q = new.get(i), old.get(i)
-        if p is not q and (p is None or q is None or _sight_key(p) != _sight_key(q)):
+    if not pieces_alike:
+        old, new = before.pieces, after.pieces
+        for i in special:
+            p, q = new.get(i), old.get(i)
+            if p is not q and (p is None or q is None or _sight_key(p) != _sight_key(q)):
+                return False
+        if not _watchers_alike(old, new, after.locks):
             return False
-    if not _watchers_alike(old, new, after.locks):
-        return False
     if after.revealed != before.revealed:
         # Only the sightings of the Pieces that may hide are read.
         if {r for r in after.revealed if r[0] in special} != {r for r in before.revealed if r[0] in special}:

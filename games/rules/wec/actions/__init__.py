@@ -79,6 +79,8 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
     prune_locks(g)
     prune_revealed(g)
     track_reinforcements(g)
+    # Settled here: the next action's aftermath looks only where it touches.
+    g.calm = len(g.touched)
     record(game, g, entry.pop("action"), events, **entry)
     settle_since(game, g, game.to_move)
     return g
@@ -90,9 +92,8 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
     if game.options["action_restriction"] == "move_only":
         return []
     color = game.to_move
-    own = [p for p in game.pieces.values() if p.color == color]
-    # In id order: a Piece is a tuple led by its id, and no two share one.
-    own.sort()
+    # In id order (Game.sides keeps each side's ids so).
+    own = list(map(game.pieces.__getitem__, game.sides[color]))
     out: list[dict[str, Any]] = []
     can_fire = len(game.turn["fires"]) < 2
     ground = game.ground

@@ -37,7 +37,7 @@ def do_pickup(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> 
         raise illegal("that piece has no room for another Article")
     arts = list(g.ground[p.sq])
     arts.remove(art)
-    g.ground[p.sq] = tuple(arts)
+    g.set_ground(p.sq, tuple(arts))
     g.update(p.id, articles=new)
     g.turn["pickup"] = True
     note_action(g, "P", p.id)
@@ -84,7 +84,7 @@ def do_drop(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> di
     if len(arts) > capacity(p.type, arts):
         raise illegal("without that XXX box the piece could not hold its other Articles; drop them first")
     g.update(p.id, articles=tuple(arts))
-    g.ground[where] = g.ground[where] + (art,)
+    g.set_ground(where, g.ground[where] + (art,))
     g.turn["drop"] = True
     note_action(g, "D", p.id)
     return {"action": {"type": "drop", "from": [p.row, p.col, LEVELS[p.level]], "piece": p.id, "article": art},
@@ -201,8 +201,10 @@ def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], ou
             rest.remove(art)
             choices.append((art, rest, transport is not None and transport[0] == art and arts.count(art) == 1,
                             len(rest) <= capacity(kind, rest)))
+    # drop_square(game, p) is not None, with its first test inlined (the
+    # ground under the Piece has room, nearly always).
     if (not turn["drop"] and (free or not restriction_error(game, "D", pid))
-            and drop_square(game, p) is not None):
+            and (len(game.ground[(p.row - 1) * SIZE + p.col - 1]) < 2 or drop_square(game, p) is not None)):
         for art, _, locked, fits in choices:
             if not locked and fits:
                 out.append({"type": "drop", "from": where, "piece": pid, "article": art})

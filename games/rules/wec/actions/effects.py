@@ -17,6 +17,15 @@ from ..moves import PEACEFUL, Knowledge, can_land, describe, remove_piece
 from ..state import Game, Piece
 
 
+def since_calm(g: Game) -> list[int] | None:
+    """The Squares touched since ``g`` was last left settled (``Game.calm``):
+    no passenger stranded, every sighting holding, every reinforcement
+    tracked; None when that is not known (a loaded game, the first action of
+    a Turn), and the aftermath then looks at everything."""
+    calm = g.calm
+    return None if calm < 0 else g.touched[calm:]
+
+
 def true_board(g: Game, color: str) -> Knowledge:
     """The board as it really is, for the landing rules of ``moves``: what
     happens to a Piece is decided on the true board, not on what its side saw."""
@@ -53,7 +62,22 @@ def settle_stranded(g: Game, events: list[dict[str, Any]]) -> None:
     if not aloft:
         return
     pieces = g.pieces
-    for pid in aloft:
+    since = since_calm(g)
+    if since is not None:
+        # Settled before (Game.calm): a Piece aloft can only have become
+        # stranded where a Square was touched since (its carrier left or
+        # fell, or it moved or changed itself: the board primitives note
+        # those Squares), so only the Pieces aloft there are looked at.
+        if not since:
+            return
+        look: Any = []
+        for pid in aloft:
+            q = pieces.get(pid)
+            if q is not None and (q.row - 1) * SIZE + q.col - 1 in since:
+                look.append(pid)
+    else:
+        look = aloft
+    for pid in look:
         q = pieces.get(pid)
         if q is not None and stranded(g, q):
             break
@@ -80,7 +104,17 @@ def prune_revealed(g: Game) -> None:
     """Forget sightings of Pieces that have moved on (or are gone)."""
     if g.revealed:
         pieces = g.pieces
-        for r in g.revealed:
+        since = since_calm(g)
+        if since is None:
+            check: Any = g.revealed
+        elif since:
+            # Settled before (Game.calm): every sighting held then, and one
+            # lapses only when its Piece leaves or changes level, which
+            # touches the Square it was seen on.
+            check = [r for r in g.revealed if r[1] // 3 in since]
+        else:
+            return
+        for r in check:
             p = pieces.get(r[0])
             if p is None or ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level != r[1]:
                 break

@@ -122,6 +122,8 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
     g.turn["actors"].append(cand.piece)
     g.turn["sequence"].append("M")
     track_reinforcements(g)
+    # Settled here: the next action's aftermath looks only where it touches.
+    g.calm = len(g.touched)
     record(game, g, move_action(game, cand), events, actor=describe(game.pieces[cand.piece]))
     settle_since(game, g, color)
     return g

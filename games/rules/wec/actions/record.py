@@ -82,7 +82,10 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
     g.hidden_cache = {}
     actor_color = before.to_move
     enemy = other(actor_color)
-    same = same_sight(before, g)
+    # ``g`` is a copy of ``before`` changed by the board primitives only
+    # (every caller makes it so): while they changed nothing that sight
+    # reads (Game.sight), the Pieces need not be compared.
+    same = same_sight(before, g, g.sight == 0)
     # Each side's hidden set before and after the action (worked out in this
     # order, as always; the after sets are kept on ``g``).
     actor_before = hidden_from(before, actor_color)

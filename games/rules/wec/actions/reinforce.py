@@ -28,6 +28,11 @@ def track_reinforcements(game: Game) -> None:
     waiting = game.reinforcements
     if not waiting:
         return
+    calm = game.calm
+    if calm >= 0 and calm == len(game.touched):
+        # Tracked when the game was last settled (Game.calm), and no Square
+        # touched since: no Piece came to or left any activation Square.
+        return
     board = game.board
     pieces = game.pieces
     # The cases that change nothing, as below (most of them, most of the

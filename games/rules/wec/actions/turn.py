@@ -251,6 +251,10 @@ def apply_end_turn(game: Game) -> Game:
     # were taken in (which the notation does not record) leaves no trace.
     g.revealed = tuple(sorted(g.revealed))
     g.turn = empty_turn()
+    # The new Turn arms nothing yet: a reinforcement armed in the Turn just
+    # ended may get ready without any Square touched, so the next action's
+    # aftermath looks at everything again (Game.calm).
+    g.calm = -1
     g.to_move = other(color)
     g.turn_number += 1
     decide(g, fallen, color)
