@@ -5,63 +5,29 @@ turn panel words, games/ui/wec/board.py's grouping, games/ui/wec/fastpage.py's
 
 from __future__ import annotations
 
-import random
-
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.rules import wec as engine_module
 from games.templatetags.wec_board import piece_name
 from games.ui.wec import board, fastpage, highlights, panels
+from tests.site.test_site_perf_shortcuts import _positions, _signature_long_way
 
 LANGUAGES = ("en", "de", "ru", "pl")
 
 
-def _positions(seed: int, steps: int) -> list:
-    """Consecutive states of a random game (the engine's own legal actions)."""
-    rng = random.Random(seed)
-    game, out = engine_module.new_game(), []
-    for _step in range(steps):
-        if engine_module.outcome(game) is not None:
-            break
-        legal = engine_module.legal_actions(game)
-        ends = [a for a in legal if a["type"] == "end_turn"]
-        action = ends[0] if ends and rng.random() < 0.5 else rng.choice(legal)
-        game = engine_module.apply(game, action)
-        out.append(game)
-    return out
+class _GettextWords:
+    """The turn panel's words the long way: a gettext call per string, as
+    the panel was written before its words were kept per language."""
 
+    tr = staticmethod(_)
 
-def _turn_panel_long_way(view: dict, legal: list, color: str) -> tuple:
-    """The turn panel's items and waiting lines as written before its words
-    were kept (a gettext call per string)."""
-    turn = view.get("turn") or {}
-    done, not_yet = _("done"), _("not yet")
-    fires = int(turn.get("fires") or 0)
-    items = [
-        {"key": "move", "label": _("Move"), "done": bool(turn.get("moved"))},
-        {"key": "fires", "label": _("Fires"), "done": fires >= panels.MAX_FIRES,
-         "text": _("%(n)s/%(max)s") % {"n": fires, "max": panels.MAX_FIRES}},
-        {"key": "pickup", "label": _("Pick-up"), "done": bool(turn.get("pickup"))},
-        {"key": "drop", "label": _("Drop"), "done": bool(turn.get("drop"))},
-        {"key": "exchange", "label": _("Exchange"), "done": bool(turn.get("exchange"))},
-        {"key": "reinforce", "label": _("Reinforce"), "done": bool(turn.get("reinforce"))},
-    ]
-    for item in items:
-        item.setdefault("text", done if item["done"] else not_yet)
-    ready_places = {(tuple(a["to"]), a.get("piece_type")) for a in legal if a.get("type") == "reinforce"}
-    waiting = []
-    for r in view.get("reinforcements", []) or []:
-        if r.get("color") != color or not r.get("type"):
-            continue
-        if ((r.get("row"), r.get("col")), r.get("type")) in ready_places:
-            continue
-        state = _("ready, but not possible now") if r.get("ready") else (
-            _("armed: leave its square empty") if r.get("armed") else _("waiting for a piece of yours to stand there")
-        )
-        waiting.append({"label": _("%(piece)s at %(place)s: %(state)s") % {
-            "piece": piece_name(r["type"]), "place": panels.place_label([r["row"], r["col"]]), "state": state}})
-    return items, waiting
+    def __init__(self):
+        self.done, self.not_yet = _("done"), _("not yet")
+
+    @staticmethod
+    def piece(kind) -> str:
+        return str(piece_name(kind))
 
 
 def test_turn_panel_words_are_gettexts_in_every_language():
@@ -80,7 +46,8 @@ def test_turn_panel_words_are_gettexts_in_every_language():
                               for kind in ("tank", "jet", "sub", "nonesuch")]
                     shown = dict(view, reinforcements=extra)
                     panel = panels.turn_panel(shown, legal, color)
-                    items, waiting = _turn_panel_long_way(shown, legal, color)
+                    slow = panels.turn_panel(shown, legal, color, words=_GettextWords())
+                    items, waiting = slow.items, slow.waiting
                     assert panel.items == items
                     assert panel.waiting == waiting
                     assert all(type(w["label"]) is str for w in panel.waiting)
@@ -137,17 +104,6 @@ def test_once_blocks_kept_per_language_are_the_templates():
                 assert fastpage._once(name, w) is w.once[name]
             outs[language] = fastpage._once("wec-legend", w)
     assert len(set(outs.values())) == len(LANGUAGES)  # translated, not one language's copy
-
-
-def _signature_long_way(view: dict) -> str:
-    """highlights.signature as written before its memos."""
-    import hashlib
-
-    parts = []
-    for (row, col), tokens in sorted(highlights._squares(view).items()):
-        text = "|".join(sorted(f"{token!r}*{n}" for token, n in tokens))
-        parts.append(f"{row}-{col}:{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}")
-    return " ".join(parts)
 
 
 def test_keyed_squares_are_the_squares_and_signature_of_the_view():

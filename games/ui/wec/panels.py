@@ -454,9 +454,10 @@ def _panel_words() -> _PanelWords:
     return _PANEL_WORDS.get()
 
 
-def turn_panel(view: dict, legal: list[dict], color: str) -> TurnPanel:
-    """What the player has done this Turn, the ready reinforcements and End Turn."""
-    w = _panel_words()
+def turn_panel(view: dict, legal: list[dict], color: str, words: _PanelWords | None = None) -> TurnPanel:
+    """What the player has done this Turn, the ready reinforcements and End Turn.
+    `words` (tests) replaces the language's kept words (`_panel_words`)."""
+    w = words or _panel_words()
     names = _Names(view, color)
     turn = view.get("turn") or {}
     done, not_yet = w.done, w.not_yet
