@@ -128,18 +128,9 @@ _KEYED_LIMIT = 600  # entries per player
 
 def _tokens_of(raw: dict) -> frozenset | None:
     """_squares' entry for one Square from its raw items (None: nothing there
-    that _squares counts)."""
-    found = [
-        ("piece", p.get("color"), p.get("type"), p.get("level", "ground"), int(p.get("stun") or 0),
-         tuple(sorted(p["articles"])) if p.get("articles") else ())
-        for p in raw["pieces"]
-    ]
-    found += [("article", a.get("type")) for a in raw["articles"]]
-    found += [("projectile", pr.get("kind"), pr.get("color"), pr.get("level")) for pr in raw["projectiles"]]
-    found += [("marker", m.get("type"), m.get("level")) for m in raw["markers"]]
-    if not found:
-        return None
-    return frozenset(((found[0], 1),)) if len(found) == 1 else frozenset(Counter(found).items())
+    that _squares counts).  build_board groups the items of one Square, so
+    they make at most one entry."""
+    return next(iter(_squares(raw).values()), None)
 
 
 def keyed_squares(keys: dict, owner: tuple | None = None) -> tuple[dict, str]:
