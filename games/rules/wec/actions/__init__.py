@@ -100,6 +100,8 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
     weapons = WEAPONS_BY_KEY.get
     bare = _BARE.get
     armed: tuple[str, ...] = ()
+    # The listing's direction lists, shared by its direction Fires (see fire._add_directions).
+    dirs: list[list[int]] = []
     for p in own:
         if p.stun:
             continue
@@ -121,7 +123,7 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
             continue
         where = [p.row, p.col, LEVELS[p.level]]
         if armed:
-            fire_actions(game, p, where, hidden, out, armed)
+            fire_actions(game, p, where, hidden, out, armed, dirs)
         if arts or here:
             article_actions(game, p, own, where, out, here)
     reinforce_actions(game, out)
