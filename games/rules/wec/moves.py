@@ -677,9 +677,13 @@ def _first(plain: list[Knowledge], game: Game, color: str, hidden: frozenset[int
 
 
 def all_candidates(
-    game: Game, color: str, hidden: frozenset[int], only: list[Piece] | None = None
+    game: Game, color: str, hidden: frozenset[int], only: list[Piece] | None = None, shared: bool = False
 ) -> dict[int, list[Candidate]]:
     """Candidate Moves by piece id for ``color`` (or just the Pieces ``only``).
+
+    Each list is the caller's own, unless ``shared``: then it may be the Move
+    cache's entry itself, for a caller that only reads it (the listing; a
+    copy per Piece per listing saved).
 
     A Chopper that went up must come down on its side's next Turn: while the
     side has an airborne Chopper that can land, only such Choppers may Move
@@ -721,7 +725,7 @@ def all_candidates(
             else:
                 cands = moves_of(p)
             if cands:
-                result[p.id] = list(cands)
+                result[p.id] = cands if shared else list(cands)
             if p.level == AIR and p.type == "chopper":
                 airborne.append(p)
     if airborne:

@@ -146,7 +146,7 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
         # A primary government Piece fell: the Turn only has its end left.
         return [{"type": "end_turn"}]
     out: list[dict[str, Any]] = []
-    cands = {} if game.turn["moved"] else own_candidates(game)
+    cands = {} if game.turn["moved"] else own_candidates(game, shared=True)
     pieces = game.pieces
     for pid in sorted(cands):
         # move_action, inlined: this loop makes most of the actions listed.
