@@ -387,10 +387,11 @@ _WEAPONS: dict[tuple[str, tuple[str, ...], bool], tuple[str, ...]] = {}
 
 
 def _transport_aims(weapon: str, row: int, col: int, level: int, ground_only: bool
-                    ) -> tuple[tuple[int, int, str, tuple[str, ...]], ...]:
-    """The (row, col, level name, paths) of every place a Piece at (row, col,
-    level) may start a Transport with ``weapon`` to, each with the paths it
-    may take there (memoized: a pure function)."""
+                    ) -> tuple[tuple[int, int, str, bool], ...]:
+    """The (row, col, level name, straight) of every place a Piece at (row,
+    col, level) may start a Transport with ``weapon`` to: ``straight`` when
+    only the beeline leads there, else every path of ``PATHS`` does
+    (memoized: a pure function)."""
     key = (weapon, row, col, level, ground_only)
     found = _TRANSPORT_AIMS.get(key)
     if found is None:
@@ -405,12 +406,12 @@ def _transport_aims(weapon: str, row: int, col: int, level: int, ground_only: bo
                         if (r, c) == (row, col) and (weapon == "bike" or x == level):
                             continue
                         straight = r == row or c == col or abs(r - row) == abs(c - col)
-                        out.append((r, c, name, ("beeline",) if straight else PATHS))
+                        out.append((r, c, name, straight))
         found = _TRANSPORT_AIMS[key] = tuple(out)
     return found
 
 
-_TRANSPORT_AIMS: dict[tuple[str, int, int, int, bool], tuple[tuple[int, int, str, tuple[str, ...]], ...]] = {}
+_TRANSPORT_AIMS: dict[tuple[str, int, int, int, bool], tuple[tuple[int, int, str, bool], ...]] = {}
 
 
 def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int]) -> list[dict[str, Any]]:
@@ -428,18 +429,26 @@ def _add_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froze
     # weapon, then the aim (the order every caller has always seen).
     pid = p.id
     if weapon in TRANSPORT_LEVEL:
-        # Copies of one dict, as in _add_directions (a Transport has hundreds of aims).
-        copy = {"type": "fire", "from": where, "piece": pid, "weapon": weapon, "to": None, "path": None}.copy
+        # Copies of one dict per path, as in _add_directions (a Transport has
+        # hundreds of aims): only "to" is set on each.
+        beeline, port, starboard = (
+            {"type": "fire", "from": where, "piece": pid, "weapon": weapon, "to": None, "path": path}.copy
+            for path in PATHS)
         append = out.append
-        for r, c, name, paths in _transport_aims(
+        for r, c, name, straight in _transport_aims(
                 weapon, p.row, p.col, p.level, game.options["transport_ground_to_ground_only"]):
             # The paths to one place share its "to" list (within this
             # listing only, as a Piece's actions share "from").
             to = [r, c, name]
-            for path in paths:
-                a = copy()
+            a = beeline()
+            a["to"] = to
+            append(a)
+            if not straight:
+                a = port()
                 a["to"] = to
-                a["path"] = path
+                append(a)
+                a = starboard()
+                a["to"] = to
                 append(a)
         return
     if weapon == JET_ROCKET or (weapon in ("sam_launcher", "torpedo_launcher")):
