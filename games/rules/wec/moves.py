@@ -89,9 +89,13 @@ class Knowledge:
         self.hidden = hidden
 
     def known(self, slot: int) -> list[Piece]:
+        ids = self.game.board[slot]
+        if not ids:
+            # Most places asked about are empty: no comprehension to run.
+            return []
         pieces = self.game.pieces
         hidden = self.hidden
-        return [pieces[i] for i in self.game.board[slot] if i not in hidden]
+        return [pieces[i] for i in ids if i not in hidden]
 
     def empty(self, slot: int) -> bool:
         ids = self.game.board[slot]
