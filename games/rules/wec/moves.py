@@ -712,10 +712,24 @@ def all_candidates(
             if cands:
                 result[p.id] = list(cands)
         airborne = [p for p in game.pieces.values() if p.color == color and p.type == "chopper" and p.level == AIR]
+    elif old is not None and not touched:
+        # Nothing touched since the entries were made (more than half the
+        # listings: a Fire or a Pick-up since the last one). Every change to
+        # a Piece's place, side or anything ``moves_key`` holds, and every
+        # Piece added or removed, touches a Square (the board primitives), so
+        # the side's Pieces are the entries' ones, in the same order, each
+        # the same as far as Moves go: every entry holds as it is (its Piece
+        # may be an older tuple, equal as far as Moves go) and the side's
+        # Pieces need not be walked. An airborne Chopper is such an entry's.
+        made = old
+        result = {pid: e[1] if shared else list(e[1]) for pid, e in old.items() if e[1]}
+        for pid, e in old.items():
+            if e[0].level == AIR and e[0].type == "chopper" and pid in result:
+                result = {i: c for i, c in result.items() if old[i][0].level == AIR and old[i][0].type == "chopper"}
+                break
     else:
         # moves_of, inlined for the whole side (this runs for every listing).
-        # Nothing touched (more than half the listings: a Fire or a Pick-up
-        # since the last one) spares walking each entry's Squares.
+        # Squares touched: each entry's are walked.
         untouched = not touched
         for p in game.pieces.values():
             if p.color != color:
