@@ -103,25 +103,26 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
     # The listing's direction lists, shared by its direction Fires (see fire._add_directions).
     dirs: list[list[int]] = []
     for p in own:
-        if p.stun:
+        # The Piece's fields at once (one unpacking, not an attribute lookup each).
+        _, kind, _, row, col, level, _, arts, _, stun, _, transport = p
+        if stun:
             continue
         # Most Pieces have no weapon to fire and nothing to pick up, drop or
         # give: they are passed over before anything is built for them.
-        arts = p.articles
         if can_fire:
             # weapons_of(p), its memo read here (a call per own Piece saved);
             # without Articles a Piece's weapons are its type's (a Transport
             # needs its Article), memoized by the type alone.
-            armed = weapons((p.type, arts, p.transport is None)) if arts else bare(p.type)
+            armed = weapons((kind, arts, transport is None)) if arts else bare(kind)
             if armed is None:
                 armed = weapons_of(p)
                 if not arts:
-                    _BARE[p.type] = armed
+                    _BARE[kind] = armed
         # The Articles on its ground (article_actions reads them too).
-        here = ground[(p.row - 1) * SIZE + p.col - 1] if p.level == GROUND else ()
+        here = ground[(row - 1) * SIZE + col - 1] if level == GROUND else ()
         if not (armed or arts or here):
             continue
-        where = [p.row, p.col, LEVELS[p.level]]
+        where = [row, col, LEVELS[level]]
         if armed:
             fire_actions(game, p, where, hidden, out, armed, dirs)
         if arts or here:
