@@ -149,6 +149,7 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     cands = {} if game.turn["moved"] else own_candidates(game, shared=True)
     pieces = game.pieces
+    append = out.append
     for pid in sorted(cands):
         # move_action, inlined: this loop makes most of the actions listed.
         p = pieces[pid]
@@ -156,15 +157,16 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
         # a literal, keys in the same order); like a Piece's Fires, a Piece's
         # Moves share its "from" list within one listing.
         copy = {"type": "move", "piece": pid, "from": [p.row, p.col, LEVELS[p.level]], "to": None}.copy
-        # A Candidate is (piece, path, kind, carry, doze, routes, dozing).
-        for _, path, _, carry, doze, _, dozing in cands[pid]:
+        # A Candidate is (piece, path, kind, carry, doze, routes, dozing):
+        # read by index (a NamedTuple unpacks through an iterator).
+        for c in cands[pid]:
             a = copy()
-            a["to"] = [*PLACES[path[-1]]]
-            if carry is not None:
+            a["to"] = [*PLACES[c[1][-1]]]
+            if c[3] is not None:
                 a["carry"] = True
-            if dozing:
-                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in doze]
-            out.append(a)
+            if c[6]:
+                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c[4]]
+            append(a)
     out.extend(other_actions(game, hidden_from(game, game.to_move)))
     if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})
