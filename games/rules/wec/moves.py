@@ -89,9 +89,13 @@ class Knowledge:
         self.hidden = hidden
 
     def known(self, slot: int) -> list[Piece]:
+        ids = self.game.board[slot]
+        if not ids:
+            # Most places asked about are empty: no comprehension to run.
+            return []
         pieces = self.game.pieces
         hidden = self.hidden
-        return [pieces[i] for i in self.game.board[slot] if i not in hidden]
+        return [pieces[i] for i in ids if i not in hidden]
 
     def empty(self, slot: int) -> bool:
         ids = self.game.board[slot]
@@ -677,9 +681,13 @@ def _first(plain: list[Knowledge], game: Game, color: str, hidden: frozenset[int
 
 
 def all_candidates(
-    game: Game, color: str, hidden: frozenset[int], only: list[Piece] | None = None
+    game: Game, color: str, hidden: frozenset[int], only: list[Piece] | None = None, shared: bool = False
 ) -> dict[int, list[Candidate]]:
     """Candidate Moves by piece id for ``color`` (or just the Pieces ``only``).
+
+    Each list is the caller's own, unless ``shared``: then it may be the Move
+    cache's entry itself, for a caller that only reads it (the listing; a
+    copy per Piece per listing saved).
 
     A Chopper that went up must come down on its side's next Turn: while the
     side has an airborne Chopper that can land, only such Choppers may Move
@@ -704,10 +712,24 @@ def all_candidates(
             if cands:
                 result[p.id] = list(cands)
         airborne = [p for p in game.pieces.values() if p.color == color and p.type == "chopper" and p.level == AIR]
+    elif old is not None and not touched:
+        # Nothing touched since the entries were made (more than half the
+        # listings: a Fire or a Pick-up since the last one). Every change to
+        # a Piece's place, side or anything ``moves_key`` holds, and every
+        # Piece added or removed, touches a Square (the board primitives), so
+        # the side's Pieces are the entries' ones, in the same order, each
+        # the same as far as Moves go: every entry holds as it is (its Piece
+        # may be an older tuple, equal as far as Moves go) and the side's
+        # Pieces need not be walked. An airborne Chopper is such an entry's.
+        made = old
+        result = {pid: e[1] if shared else list(e[1]) for pid, e in old.items() if e[1]}
+        for pid, e in old.items():
+            if e[0].level == AIR and e[0].type == "chopper" and pid in result:
+                result = {i: c for i, c in result.items() if old[i][0].level == AIR and old[i][0].type == "chopper"}
+                break
     else:
         # moves_of, inlined for the whole side (this runs for every listing).
-        # Nothing touched (more than half the listings: a Fire or a Pick-up
-        # since the last one) spares walking each entry's Squares.
+        # Squares touched: each entry's are walked.
         untouched = not touched
         for p in game.pieces.values():
             if p.color != color:
@@ -721,7 +743,7 @@ def all_candidates(
             else:
                 cands = moves_of(p)
             if cands:
-                result[p.id] = list(cands)
+                result[p.id] = cands if shared else list(cands)
             if p.level == AIR and p.type == "chopper":
                 airborne.append(p)
     if airborne:

@@ -100,28 +100,31 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
     weapons = WEAPONS_BY_KEY.get
     bare = _BARE.get
     armed: tuple[str, ...] = ()
+    # The listing's direction lists, shared by its direction Fires (see fire._add_directions).
+    dirs: list[list[int]] = []
     for p in own:
-        if p.stun:
+        # The Piece's fields at once (one unpacking, not an attribute lookup each).
+        _, kind, _, row, col, level, _, arts, _, stun, _, transport = p
+        if stun:
             continue
         # Most Pieces have no weapon to fire and nothing to pick up, drop or
         # give: they are passed over before anything is built for them.
-        arts = p.articles
         if can_fire:
             # weapons_of(p), its memo read here (a call per own Piece saved);
             # without Articles a Piece's weapons are its type's (a Transport
             # needs its Article), memoized by the type alone.
-            armed = weapons((p.type, arts, p.transport is None)) if arts else bare(p.type)
+            armed = weapons((kind, arts, transport is None)) if arts else bare(kind)
             if armed is None:
                 armed = weapons_of(p)
                 if not arts:
-                    _BARE[p.type] = armed
+                    _BARE[kind] = armed
         # The Articles on its ground (article_actions reads them too).
-        here = ground[(p.row - 1) * SIZE + p.col - 1] if p.level == GROUND else ()
+        here = ground[(row - 1) * SIZE + col - 1] if level == GROUND else ()
         if not (armed or arts or here):
             continue
-        where = [p.row, p.col, LEVELS[p.level]]
+        where = [row, col, LEVELS[level]]
         if armed:
-            fire_actions(game, p, where, hidden, out, armed)
+            fire_actions(game, p, where, hidden, out, armed, dirs)
         if arts or here:
             article_actions(game, p, own, where, out, here)
     reinforce_actions(game, out)
@@ -144,8 +147,9 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
         # A primary government Piece fell: the Turn only has its end left.
         return [{"type": "end_turn"}]
     out: list[dict[str, Any]] = []
-    cands = {} if game.turn["moved"] else own_candidates(game)
+    cands = {} if game.turn["moved"] else own_candidates(game, shared=True)
     pieces = game.pieces
+    append = out.append
     for pid in sorted(cands):
         # move_action, inlined: this loop makes most of the actions listed.
         p = pieces[pid]
@@ -153,15 +157,16 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
         # a literal, keys in the same order); like a Piece's Fires, a Piece's
         # Moves share its "from" list within one listing.
         copy = {"type": "move", "piece": pid, "from": [p.row, p.col, LEVELS[p.level]], "to": None}.copy
-        # A Candidate is (piece, path, kind, carry, doze, routes, dozing).
-        for _, path, _, carry, doze, _, dozing in cands[pid]:
+        # A Candidate is (piece, path, kind, carry, doze, routes, dozing):
+        # read by index (a NamedTuple unpacks through an iterator).
+        for c in cands[pid]:
             a = copy()
-            a["to"] = [*PLACES[path[-1]]]
-            if carry is not None:
+            a["to"] = [*PLACES[c[1][-1]]]
+            if c[3] is not None:
                 a["carry"] = True
-            if dozing:
-                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in doze]
-            out.append(a)
+            if c[6]:
+                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c[4]]
+            append(a)
     out.extend(other_actions(game, hidden_from(game, game.to_move)))
     if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})

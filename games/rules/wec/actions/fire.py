@@ -312,10 +312,11 @@ def stun(g: Game, pid: int, events: list[dict[str, Any]]) -> None:
 
 
 def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int], out: list[dict[str, Any]],
-                 weapons: tuple[str, ...] | None = None) -> None:
+                 weapons: tuple[str, ...] | None = None, dirs: list[list[int]] | None = None) -> None:
     """Add every legal Fire of ``p`` (not stunned) to ``out``, as its side
     knows the board; ``weapons``, when the caller has them, are ``p``'s
-    (``_weapons(p)``)."""
+    (``_weapons(p)``); ``dirs``, the listing's direction lists (see
+    ``_add_directions``; one list for the whole listing)."""
     fires = game.turn["fires"]
     if len(fires) >= 2:
         return
@@ -323,6 +324,8 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
     free = game.options["action_restriction"] == "none"
     cooldowns = p.cooldowns
     aloft = p.level != GROUND
+    if dirs is None:
+        dirs = []
     for weapon in _weapons(p) if weapons is None else weapons:
         # fire_block, inlined for the weapons _weapons lists (each has a
         # strength; Transports only while the Piece is in none).
@@ -336,25 +339,32 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
         if not free and restriction_error(game, fire_code(game), pid):
             continue
         if weapon in _AIMED:
-            _add_aims(game, p, weapon, where, hidden, out)
+            _add_aims(game, p, weapon, where, hidden, out, dirs)
         else:
             # _fire_aims for a weapon fired in a direction (most of them).
-            _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col])
+            _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
 
 
 def _add_directions(out: list[dict[str, Any]], where: list[Any], pid: int, weapon: str,
-                    aims: tuple[tuple[int, int], ...]) -> None:
-    """Add a Fire of ``weapon`` in each direction of ``aims`` to ``out``.
+                    aims: tuple[int, ...], dirs: list[list[int]]) -> None:
+    """Add a Fire of ``weapon`` in each direction of ``aims`` (indexes into
+    ``DIRECTIONS``) to ``out``.
 
     Each is a copy of one dict with the direction set last: copying a dict
     (its keys come along as a block) costs less than building the same
     five-key literal, and the keys keep their order (type, from, piece,
-    weapon, direction); each aim gets its own dict and direction list."""
+    weapon, direction). Each aim gets its own dict; its direction list is
+    ``dirs[i]``, one list per direction for a whole listing (filled here on
+    first need), as a Piece's actions share their "from" list: a listing
+    holds about 24 direction Fires and only 8 directions, and every list
+    made is also one more object for the cyclic collector to walk."""
+    if not dirs:
+        dirs += [[d0, d1] for d0, d1 in DIRECTIONS]
     copy = {"type": "fire", "from": where, "piece": pid, "weapon": weapon, "direction": None}.copy
     append = out.append
-    for d0, d1 in aims:
+    for i in aims:
         a = copy()
-        a["direction"] = [d0, d1]
+        a["direction"] = dirs[i]
         append(a)
 
 
@@ -377,9 +387,11 @@ _WEAPONS: dict[tuple[str, tuple[str, ...], bool], tuple[str, ...]] = {}
 
 
 def _transport_aims(weapon: str, row: int, col: int, level: int, ground_only: bool
-                    ) -> tuple[tuple[int, int, str, str], ...]:
-    """The (row, col, level name, path) of every Transport a Piece at (row,
-    col, level) may start with ``weapon`` (memoized: a pure function)."""
+                    ) -> tuple[tuple[int, int, str, bool], ...]:
+    """The (row, col, level name, straight) of every place a Piece at (row,
+    col, level) may start a Transport with ``weapon`` to: ``straight`` when
+    only the beeline leads there, else every path of ``PATHS`` does
+    (memoized: a pure function)."""
     key = (weapon, row, col, level, ground_only)
     found = _TRANSPORT_AIMS.get(key)
     if found is None:
@@ -394,23 +406,22 @@ def _transport_aims(weapon: str, row: int, col: int, level: int, ground_only: bo
                         if (r, c) == (row, col) and (weapon == "bike" or x == level):
                             continue
                         straight = r == row or c == col or abs(r - row) == abs(c - col)
-                        for path in ("beeline",) if straight else PATHS:
-                            out.append((r, c, name, path))
+                        out.append((r, c, name, straight))
         found = _TRANSPORT_AIMS[key] = tuple(out)
     return found
 
 
-_TRANSPORT_AIMS: dict[tuple[str, int, int, int, bool], tuple[tuple[int, int, str, str], ...]] = {}
+_TRANSPORT_AIMS: dict[tuple[str, int, int, int, bool], tuple[tuple[int, int, str, bool], ...]] = {}
 
 
 def _fire_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    _add_aims(game, p, weapon, where, hidden, out)
+    _add_aims(game, p, weapon, where, hidden, out, [])
     return out
 
 
 def _add_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int],
-              out: list[dict[str, Any]]) -> None:
+              out: list[dict[str, Any]], dirs: list[list[int]]) -> None:
     """Add the Fires of ``weapon`` by ``p`` (``_fire_aims``) to ``out``, in
     order: fire_actions lists them straight into its listing (no list made
     and copied per weapon)."""
@@ -418,15 +429,27 @@ def _add_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froze
     # weapon, then the aim (the order every caller has always seen).
     pid = p.id
     if weapon in TRANSPORT_LEVEL:
-        # Copies of one dict, as in _add_directions (a Transport has hundreds of aims).
-        copy = {"type": "fire", "from": where, "piece": pid, "weapon": weapon, "to": None, "path": None}.copy
+        # Copies of one dict per path, as in _add_directions (a Transport has
+        # hundreds of aims): only "to" is set on each.
+        beeline, port, starboard = (
+            {"type": "fire", "from": where, "piece": pid, "weapon": weapon, "to": None, "path": path}.copy
+            for path in PATHS)
         append = out.append
-        for r, c, name, path in _transport_aims(
+        for r, c, name, straight in _transport_aims(
                 weapon, p.row, p.col, p.level, game.options["transport_ground_to_ground_only"]):
-            a = copy()
-            a["to"] = [r, c, name]
-            a["path"] = path
+            # The paths to one place share its "to" list (within this
+            # listing only, as a Piece's actions share "from").
+            to = [r, c, name]
+            a = beeline()
+            a["to"] = to
             append(a)
+            if not straight:
+                a = port()
+                a["to"] = to
+                append(a)
+                a = starboard()
+                a["to"] = to
+                append(a)
         return
     if weapon == JET_ROCKET or (weapon in ("sam_launcher", "torpedo_launcher")):
         level = GROUND if weapon == JET_ROCKET else PROJECTILES[weapon][1]
@@ -461,17 +484,18 @@ def _add_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froze
                 break
         if weapon == JET_ROCKET:
             return
-        _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col])
+        _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
         return
-    _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col])
+    _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
 
 
 #: The weapons whose aims are more than a direction (see _fire_aims).
 _AIMED = frozenset(TRANSPORT_LEVEL) | {JET_ROCKET, "sam_launcher", "torpedo_launcher"}
 
-# The directions that stay on the board, from each Square (keyed row * 16 + col).
+# The directions that stay on the board, from each Square (keyed row * 16 +
+# col), as indexes into DIRECTIONS (see _add_directions).
 _AIMS = {
-    r * 16 + c: tuple(d for d in DIRECTIONS if on_board(r + d[0], c + d[1]))
+    r * 16 + c: tuple(i for i, d in enumerate(DIRECTIONS) if on_board(r + d[0], c + d[1]))
     for r in range(1, SIZE + 1)
     for c in range(1, SIZE + 1)
 }

@@ -38,11 +38,12 @@ def move_action(game: Game, c: Candidate) -> dict[str, Any]:
     return a
 
 
-def own_candidates(game: Game, only: list[Piece] | None = None) -> dict[int, list[Candidate]]:
+def own_candidates(game: Game, only: list[Piece] | None = None, shared: bool = False) -> dict[int, list[Candidate]]:
     """The side to move's candidate Moves, as it knows the board, narrowed by
-    the Action Restriction (a Piece that already acted may be barred)."""
+    the Action Restriction (a Piece that already acted may be barred);
+    ``shared`` as for ``all_candidates`` (the lists only to be read)."""
     color = game.to_move
-    cands = all_candidates(game, color, hidden_from(game, color), only=only)
+    cands = all_candidates(game, color, hidden_from(game, color), only=only, shared=shared)
     allowed = movers_allowed(game)
     if allowed is not None:
         cands = {pid: c for pid, c in cands.items() if pid in allowed}
