@@ -17,7 +17,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import doorbells, rows, state_store
+from . import afteranswer, doorbells, rows, state_store
 from .engine import get_game_engine
 from .integrity import append_action
 from .models import Color, Game, GameAction, Notification, Seat, other_color
@@ -973,9 +973,15 @@ def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool 
     # The signature's format is the game's (its site package compares them).
     changed = [] if quiet or not seen.get("sig") else get_ui(game.engine).signature_changes(seen["sig"], signature)
     seat.seen = {"v": seat.version, "sig": signature, "changed": changed}
-    with connection.cursor() as cursor:  # written out: the ORM's UPDATE cost more CPU than the statement
-        cursor.execute(f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s", [json_value(seat.seen), seat.pk])
+    # Nothing in this answer reads the record back: it is written once the
+    # answer has left (games.afteranswer), before this thread's next request.
+    afteranswer.after_answer(functools.partial(_write_seen, seat.pk, json_value(seat.seen)))
     return changed
+
+
+def _write_seen(seat_id: int, seen) -> None:
+    with connection.cursor() as cursor:  # written out: the ORM's UPDATE cost more CPU than the statement
+        cursor.execute(f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s", [seen, seat_id])
 
 
 def mark_notifications_read(user, game_id: int | None = None) -> int:
