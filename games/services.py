@@ -975,13 +975,19 @@ def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool 
     seat.seen = {"v": seat.version, "sig": signature, "changed": changed}
     # Nothing in this answer reads the record back: it is written once the
     # answer has left (games.afteranswer), before this thread's next request.
-    afteranswer.after_answer(functools.partial(_write_seen, seat.pk, json_value(seat.seen)))
+    afteranswer.after_answer(functools.partial(_write_seen, seat.pk, json_value(seat.seen), seat.version))
     return changed
 
 
-def _write_seen(seat_id: int, seen) -> None:
+def _write_seen(seat_id: int, seen, version: int) -> None:
+    # Never over a newer version's record (view versions only grow): a
+    # record written after its answer may meet one another process wrote
+    # for a newer version in the meantime.
     with connection.cursor() as cursor:  # written out: the ORM's UPDATE cost more CPU than the statement
-        cursor.execute(f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s", [seen, seat_id])
+        cursor.execute(
+            f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s AND COALESCE((seen->>'v')::bigint, -1) < %s",
+            [seen, seat_id, version],
+        )
 
 
 def mark_notifications_read(user, game_id: int | None = None) -> int:

@@ -116,3 +116,14 @@ def _context(game, seat, user):
     from games.ui import get_ui
 
     return get_ui(game.engine).board_context(_request(user), game, seat)
+
+
+def test_a_late_record_never_replaces_a_newer_versions(game_ab):
+    from games.writes import json_value
+
+    seat = Seat.objects.get(game=game_ab, color="black")
+    services._write_seen(seat.pk, json_value({"v": 9, "sig": "", "changed": [[1, 1]]}), 9)
+    services._write_seen(seat.pk, json_value({"v": 8, "sig": "", "changed": []}), 8)
+    assert Seat.objects.get(pk=seat.pk).seen == {"v": 9, "sig": "", "changed": [[1, 1]]}
+    services._write_seen(seat.pk, json_value({"v": 10, "sig": "", "changed": []}), 10)
+    assert Seat.objects.get(pk=seat.pk).seen["v"] == 10
