@@ -949,7 +949,7 @@ def open_game(game_id: int, user) -> Game:
         f"WITH seen AS (UPDATE {Notification._meta.db_table} SET read = true "
         "WHERE user_id = %s AND game_id = %s AND NOT read) " + GAME_SQL()
     )
-    return game_from_rows(rows.select_models(sql, [user.pk, game_id, game_id], GAME_ROW), game_id)
+    return game_from_rows(rows.select_models(sql, [user.pk, game_id, game_id], GAME_ROW, prepared=True), game_id)
 
 
 def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool = False) -> list[list[int]]:
@@ -983,7 +983,7 @@ def _write_seen(seat_id: int, seen, version: int) -> None:
     # Never over a newer version's record (view versions only grow): a
     # record written after its answer may meet one another process wrote
     # for a newer version in the meantime.
-    with connection.cursor() as cursor:  # written out: the ORM's UPDATE cost more CPU than the statement
+    with rows.prepared_cursor() as cursor:  # written out: the ORM's UPDATE cost more CPU than the statement
         cursor.execute(
             f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s AND COALESCE((seen->>'v')::bigint, -1) < %s",
             [seen, seat_id, version],
