@@ -35,7 +35,7 @@ from django.utils.html import conditional_escape
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from . import afteranswer, boardpatch, doorbells, selectors, services
+from . import boardpatch, doorbells, selectors, services
 from .ui import get_ui
 
 # Stands for the CSRF token in a cached board; never a valid token itself.
@@ -284,12 +284,8 @@ def board_response(
             )
             # Nothing in this answer waits for its copy in the cache (a fetch
             # that comes first renders it again), so the doorbell thread
-            # stores it, not the request; and only once the answer has left,
-            # so that its pickling and sending do not take the interpreter
-            # from the request's last steps (games.afteranswer).
-            afteranswer.after_answer(
-                functools.partial(doorbells.later, functools.partial(_store, key, value))
-            )
+            # stores it, not the request.
+            doorbells.later(functools.partial(_store, key, value))
         part = history_fragment(request, game, seat, history)
     elif part is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)
