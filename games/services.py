@@ -949,7 +949,8 @@ def open_game(game_id: int, user) -> Game:
         f"WITH seen AS (UPDATE {Notification._meta.db_table} SET read = true "
         "WHERE user_id = %s AND game_id = %s AND NOT read) " + GAME_SQL()
     )
-    return game_from_rows(rows.select_models(sql, [user.pk, game_id, game_id], GAME_ROW, prepared=True), game_id)
+    found = rows.select_models(sql, [user.pk, game_id, game_id], GAME_ROW, prepared=True)
+    return game_from_rows(found, game_id)
 
 
 def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool = False) -> list[list[int]]:
