@@ -6,3 +6,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self):
+        # Its request signal receivers (games.afteranswer) from the first request on.
+        from . import afteranswer  # noqa: F401

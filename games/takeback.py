@@ -30,7 +30,7 @@ import functools
 import json
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,6 +38,7 @@ from . import state_store
 from .engine import get_game_engine
 from .integrity import append_action
 from .models import Game, GameAction, Notification, Seat
+from .rows import prepared_cursor
 from .services import (
     GameError,
     GameNotActive,
@@ -265,7 +266,7 @@ def _last_turn_ends(game: Game, last: int) -> list[tuple[int, str]]:
     before = game.seq + 1
     while len(found) < last and before > 1:
         # A bounded range of seq (they run 1, 2, 3...), so that no plan reads more.
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(_ENDS_SQL(), [game.pk, before, before - _ENDS_CHUNK])
             rows = cursor.fetchall()
         if not rows:

@@ -114,6 +114,13 @@ DATABASES = {
         DATABASE_URL, conn_max_age=int(os.environ.get("WEC_CONN_MAX_AGE", "300")), conn_health_checks=True
     )
 }
+# The board fetch's few hand-written statements are prepared on each
+# connection's first run of them (games.rows.prepared_cursor): on by default
+# with persistent connections only (preparing costs a round trip, once per
+# connection).  Turn off (WEC_PREPARED_STATEMENTS=0) behind a pooler in
+# transaction mode that does not keep protocol-level prepared statements
+# (PgBouncer before 1.21, or max_prepared_statements = 0): docs/scaling.md.
+WEC_PREPARED_STATEMENTS = env_bool("WEC_PREPARED_STATEMENTS", DATABASES["default"]["CONN_MAX_AGE"] != 0)
 if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
     raise ImproperlyConfigured("Wec Online needs PostgreSQL (DATABASE_URL=postgres://...).")
 
