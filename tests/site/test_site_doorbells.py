@@ -371,3 +371,29 @@ def test_a_ring_outside_a_request_sends_what_is_kept_first(settings, monkeypatch
     assert doorbells.flush(5)
     assert sent == ["first", "chore", "second"]
     assert not doorbells._kept
+
+
+def test_celery_enqueues_go_to_the_doorbell_thread_after_commit(alice, settings, monkeypatch):
+    """A submit that passes the turn to the AI queues its task from the
+    doorbell thread (after commit, once the answer is out), not in the
+    request; with the thread off, in the caller as before."""
+    from games import tasks
+
+    settings.WEC_DOORBELLS_IN_BACKGROUND = True
+    monkeypatch.setattr(doorbells, "get_channel_layer", lambda: None)
+    queued = []
+    monkeypatch.setattr(
+        tasks.play_ai_turn, "delay", lambda gid: queued.append((gid, threading.current_thread().name))
+    )
+    game = services.create_game(creator=alice, opponent="ai", color="black")
+    assert doorbells.flush(5)
+    engine = get_game_engine()
+    for _ in range(40):
+        game = selectors.get_game(game.pk)
+        if game.to_move != "black":
+            break
+        legal = engine.legal_actions(selectors.load_state(game))
+        action = next((a for a in legal if a["type"] == "end_turn"), legal[0])
+        services.submit_action(game.pk, alice, action, expected_seq=game.seq)
+    assert doorbells.flush(5)
+    assert queued == [(game.pk, "wec-doorbells")]
