@@ -116,27 +116,37 @@ except ImportError:
 from games import boardcache, boardpatch, doorbells, services, state_store, writes  # noqa: E402
 from games.ui import wec as wec_ui  # noqa: E402
 
-wrap(services, "submit_action", "service")
-wrap(services, "locked_game", "lock+load rows")
-wrap(services, "load_state", "load_state")
-wrap(services, "legal_actions", "legal_actions")
-wrap(services, "settle_views", "settle_views (views, digests)")
-wrap(services, "_note_shown_in_batch", "note_shown (signature)")
-wrap(services, "append_action", "append_action")
-wrap(services, "_schedule_ai_if_needed", "schedule_ai")
-wrap(state_store, "save_state", "save_state (state row)")
-wrap(writes.Batch, "flush", "batch flush")
-wrap(boardcache, "board_response", "answer: board_response")
-wrap(boardcache, "since_last", "answer: since_last")
-wrap(boardcache, "get_token", "answer: csrf token")
-wrap(boardcache, "history_fragment", "answer: history_fragment")
-wrap(boardpatch, "digests", "answer: part digests")
-wrap(boardpatch, "patch", "answer: patch")
-wrap(wec_ui, "board_context", "answer: board_context")
-wrap(wec_ui, "render_board", "answer: render_board")
-wrap(doorbells._Bell, "_do", "bell: _do")
-wrap(doorbells, "_send_now", "bell: send doorbells")
-wrap(boardcache, "_store", "bell: render cache SET")
+# module or class, attribute: label
+SPANS = """
+services submit_action: service
+services locked_game: lock+load rows
+services load_state: load_state
+services legal_actions: legal_actions
+services settle_views: settle_views (views, digests)
+services _note_shown_in_batch: note_shown (signature)
+services append_action: append_action
+services _schedule_ai_if_needed: schedule_ai
+state_store save_state: save_state (state row)
+writes.Batch flush: batch flush
+boardcache board_response: answer: board_response
+boardcache since_last: answer: since_last
+boardcache get_token: answer: csrf token
+boardcache history_fragment: answer: history_fragment
+boardpatch digests: answer: part digests
+boardpatch patch: answer: patch
+wec_ui board_context: answer: board_context
+wec_ui render_board: answer: render_board
+doorbells._Bell _do: bell: _do
+doorbells _send_now: bell: send doorbells
+boardcache _store: bell: render cache SET
+"""
+_owners = {"services": services, "state_store": state_store, "writes.Batch": writes.Batch,
+           "boardcache": boardcache, "boardpatch": boardpatch, "wec_ui": wec_ui,
+           "doorbells._Bell": doorbells._Bell, "doorbells": doorbells}  # fmt: skip
+for line in SPANS.strip().splitlines():
+    where, label = line.split(": ", 1)
+    owner, attr = where.split()
+    wrap(_owners[owner], attr, label)
 
 # --- middleware and views --------------------------------------------------------------
 from django.conf import settings  # noqa: E402
@@ -157,28 +167,25 @@ def _finished(**kwargs):
 signals.request_finished.connect(_finished, weak=False)
 
 
-class OuterMark:
-    def __init__(self, get_response):
-        self.get_response = get_response
+def _marker(label: str):
+    """A middleware class marking its span of the chain."""
 
-    def __call__(self, request):
-        mark("B", "middleware chain (thread hop 2)")
-        try:
-            return self.get_response(request)
-        finally:
-            mark("E", "middleware chain (thread hop 2)")
+    class Mark:
+        def __init__(self, get_response):
+            self.get_response = get_response
+
+        def __call__(self, request):
+            mark("B", label)
+            try:
+                return self.get_response(request)
+            finally:
+                mark("E", label)
+
+    return Mark
 
 
-class InnerMark:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        mark("B", "url+view")
-        try:
-            return self.get_response(request)
-        finally:
-            mark("E", "url+view")
+OuterMark = _marker("middleware chain (thread hop 2)")
+InnerMark = _marker("url+view")
 
 
 settings.MIDDLEWARE = ["timeline_app.OuterMark", *settings.MIDDLEWARE, "timeline_app.InnerMark"]

@@ -17,7 +17,8 @@ def cp(kind, prefix):
     return lambda e: e[3] == kind and e[4].startswith(prefix)
 
 
-SUBMIT = [
+# the way in, up to the view, and the way out: the same for both views
+WAY_IN = [
     ("daphne: request read, parsed, app called", cp("B", "asgi POST")),
     ("loop: body, hop 1 (request_started signal)", cp("I", "request_started")),
     ("back to loop, create_request, hop 2", cp("B", "middleware chain")),
@@ -28,6 +29,14 @@ SUBMIT = [
     ("middleware/login to the user read", cp("B", 'sql SELECT "accounts_user')),
     ("user SQL", cp("E", 'sql SELECT "accounts_user')),
     ("rest of middleware, URL", cp("B", "url+view")),
+]
+WAY_OUT = [
+    ("view exit, middleware out", cp("E", "middleware chain")),
+    ("hop back to the loop", cp("B", "send http.response.start")),
+    ("send (start + body)", lambda e: e[3] == "E" and e[4] == "send http.response.body"),
+]
+SUBMIT = [
+    *WAY_IN,
     ("view: parse POST", cp("B", "redis pipeline")),
     ("rate limit (Redis INCR+EXPIRE)", cp("E", "redis pipeline")),
     ("view: action from POST", cp("B", "service")),
@@ -45,26 +54,9 @@ SUBMIT = [
     ("answer: board_context", cp("E", "answer: board_context")),
     ("answer: render_board", cp("E", "answer: render_board")),
     ("answer: digests, history, since, patch, csrf", cp("E", "answer: board_response")),
-    ("view exit, middleware out", cp("E", "middleware chain")),
-    ("hop back to the loop", cp("B", "send http.response.start")),
-    ("send (start + body)", lambda e: e[3] == "E" and e[4] == "send http.response.body"),
+    *WAY_OUT,
 ]
-BARE = [
-    ("daphne: request read, parsed, app called", cp("B", "asgi POST")),
-    ("loop: body, hop 1 (request_started signal)", cp("I", "request_started")),
-    ("back to loop, create_request, hop 2", cp("B", "middleware chain")),
-    ("middleware to the health check", cp("B", "sql health check")),
-    ("connection health check (SELECT 1)", cp("E", "sql health check")),
-    ("middleware to the session read", cp("B", 'sql SELECT "django_session')),
-    ("session SQL", cp("E", 'sql SELECT "django_session')),
-    ("middleware/login to the user read", cp("B", 'sql SELECT "accounts_user')),
-    ("user SQL", cp("E", 'sql SELECT "accounts_user')),
-    ("rest of middleware, URL", cp("B", "url+view")),
-    ("view: INSERT", cp("E", "url+view")),
-    ("view exit, middleware out", cp("E", "middleware chain")),
-    ("hop back to the loop", cp("B", "send http.response.start")),
-    ("send (start + body)", lambda e: e[3] == "E" and e[4] == "send http.response.body"),
-]
+BARE = [*WAY_IN, ("view: INSERT", cp("E", "url+view")), *WAY_OUT]
 
 
 def phases(kind, t0, t1, spec):
