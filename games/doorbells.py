@@ -426,15 +426,22 @@ def _ring_all(doorbells: list[tuple[str, dict]]) -> None:
         logger.exception("doorbells to %s failed", [g for g, _ in doorbells])
 
 
-def later(chore) -> None:
+def later(chore, after_answer: bool = True) -> None:
     """Run `chore()` (a small, best-effort write to a cache: the render cache's
     copy of a board just sent, the views kept for highlights) on this
     process's doorbell thread, after the doorbells rung before it, instead
     of in the request; at once when doorbells are not sent in the
-    background.  A chore that fails is logged, never raised."""
+    background.  A chore that fails is logged, never raised.
+    `after_answer=False`: handed to the thread now even while the request
+    answers (see `after_response`), ahead of what is kept: for a copy the
+    next request may look for (a board fetch's render, which a request
+    right after it would otherwise render again)."""
     if in_background():
         try:
-            _hand_over(chore, _CHORE)
+            if not after_answer and _answering.get():
+                _get_bell().put(chore, _CHORE)
+            else:
+                _hand_over(chore, _CHORE)
             return
         except Exception:
             logger.exception("doorbell thread unavailable; doing %r in the request", chore)
