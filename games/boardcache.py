@@ -284,8 +284,12 @@ def board_response(
             )
             # Nothing in this answer waits for its copy in the cache (a fetch
             # that comes first renders it again), so the doorbell thread
-            # stores it, not the request.
-            doorbells.later(functools.partial(_store, key, value))
+            # stores it, not the request.  A board fetch's copy is handed
+            # over now (a fetch right after this one looks for it); a
+            # submit's answer only once it is sent (its version is new and
+            # the mover's page has it: the thread would only slow the
+            # answer, docs/performance.md, seventh round).
+            doorbells.later(functools.partial(_store, key, value), after_answer=fresh)
         part = history_fragment(request, game, seat, history)
     elif part is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)

@@ -40,6 +40,17 @@ nothing in the answer waits for (`later`): the render cache's copy of the
 board a submit has just answered with, and the views kept at a Turn's end
 for the highlights.
 
+Nothing of it starts before the answer is out (`after_response`, entered
+by wecsite/asgi.py around each HTTP request): the thread shares the
+interpreter lock with the request, and handed its work at commit it ran
+while the request rendered its answer, ~0.7 ms of a submit's wall time
+(the timeline in docs/performance.md, seventh round).  What a request
+rings or hands over is kept, in order, and given to the thread once its
+answer has been sent (the response closed).  The keeping is process-wide
+and in ring order: when any request's answer is out, everything kept so far
+goes, and a ring outside a request first sends what is kept, so the thread
+still sends in the order rung.
+
 `WEC_DOORBELLS_IN_BACKGROUND` (default on, off under pytest, where tests
 check the messages right after the call) sends them in the caller's thread
 instead.  `flush()` waits until the queue is empty (at exit, and for tests).
@@ -50,6 +61,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import contextvars
 import logging
 import os
 import queue
@@ -268,9 +280,14 @@ class _Bell:
 
     def put(self, item, kind) -> None:
         """Hand over a list of doorbells (`kind` None) or a chore (`_CHORE`)."""
+        self.put_all([(item, kind)])
+
+    def put_all(self, items: list) -> None:
+        """Hand over several, in order."""
         with self.idle:
-            self.pending += 1
-        self.queue.put((item, kind))
+            self.pending += len(items)
+        for item in items:
+            self.queue.put(item)
 
     def flush(self, timeout: float) -> bool:
         with self.idle:
@@ -297,6 +314,74 @@ def in_background() -> bool:
 
 
 _held = threading.local()
+
+# Whether the current request's answer is still to be sent (set by
+# `after_response` in the request's context, which asgiref copies into the
+# thread that runs the view), and what was rung or handed over meanwhile by
+# any request of this process, in order (see the module docstring).
+_answering: contextvars.ContextVar[bool] = contextvars.ContextVar("wec_doorbells_answering", default=False)
+_kept: list = []
+_kept_lock = threading.Lock()
+
+
+def _hand_over(item, kind) -> None:
+    """Give (doorbells, None) or (chore, _CHORE) to the thread: kept while
+    this request's answer is not sent yet; else after anything kept."""
+    bell = _get_bell()
+    if _answering.get():
+        with _kept_lock:
+            _kept.append((item, kind))
+        return
+    with _kept_lock:
+        items = [*_kept, (item, kind)]
+        _kept.clear()
+        bell.put_all(items)
+
+
+def _release() -> None:
+    """Everything kept so far to the thread, in order."""
+    with _kept_lock:
+        if not _kept:
+            return
+        items = list(_kept)
+        _kept.clear()
+        bell = _get_bell()
+        bell.put_all(items)
+
+
+@contextlib.asynccontextmanager
+async def after_response():
+    """Around the handling of one HTTP request (wecsite/asgi.py): what it
+    rings or hands to the doorbell thread waits until it is done, i.e. its
+    answer has been sent, and then goes at once.  Only when doorbells are
+    sent in the background."""
+    if not in_background():
+        yield
+        return
+    token = _answering.set(True)
+    try:
+        yield
+    finally:
+        _answering.reset(token)
+        try:
+            _release()
+        except Exception:  # the thread could not be started: nothing else would send them
+            logger.exception("doorbell thread unavailable; sending what was kept in the request")
+            with _kept_lock:
+                items = list(_kept)
+                _kept.clear()
+            for item, kind in items:
+                _do_here(item, kind)
+
+
+def _do_here(item, kind) -> None:
+    try:
+        if kind is _CHORE:
+            item()
+        else:
+            _send_now(item)
+    except Exception:
+        logger.exception("doorbells or chore %r failed", item)
 
 
 def ring(group: str, message: dict) -> None:
@@ -329,7 +414,7 @@ def together():
 def _ring_all(doorbells: list[tuple[str, dict]]) -> None:
     if in_background():
         try:
-            _get_bell().put(doorbells, None)
+            _hand_over(doorbells, None)
             return
         except Exception:  # the thread could not be started: send them here
             logger.exception(
@@ -341,15 +426,22 @@ def _ring_all(doorbells: list[tuple[str, dict]]) -> None:
         logger.exception("doorbells to %s failed", [g for g, _ in doorbells])
 
 
-def later(chore) -> None:
+def later(chore, after_answer: bool = True) -> None:
     """Run `chore()` (a small, best-effort write to a cache: the render cache's
     copy of a board just sent, the views kept for highlights) on this
     process's doorbell thread, after the doorbells rung before it, instead
     of in the request; at once when doorbells are not sent in the
-    background.  A chore that fails is logged, never raised."""
+    background.  A chore that fails is logged, never raised.
+    `after_answer=False`: handed to the thread now even while the request
+    answers (see `after_response`), ahead of what is kept: for a copy the
+    next request may look for (a board fetch's render, which a request
+    right after it would otherwise render again)."""
     if in_background():
         try:
-            _get_bell().put(chore, _CHORE)
+            if not after_answer and _answering.get():
+                _get_bell().put(chore, _CHORE)
+            else:
+                _hand_over(chore, _CHORE)
             return
         except Exception:
             logger.exception("doorbell thread unavailable; doing %r in the request", chore)
@@ -362,6 +454,8 @@ def later(chore) -> None:
 def flush(timeout: float = 5.0) -> bool:
     """Wait until every doorbell rung in this process so far was sent (True),
     or `timeout` seconds passed (False)."""
+    if _kept and not _answering.get():
+        _release()
     bell = _bell
     if bell is None or bell.pid != os.getpid():
         return True

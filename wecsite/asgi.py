@@ -12,6 +12,11 @@ issue 12: two clone3() and two connect() per request).  On one thread the
 persistent connection is reused by every request, as docs/performance.md
 describes: a web process runs one request's synchronous code at a time,
 and processes, not threads, add concurrency (./wec serve starts several).
+
+What a request hands to the process's doorbell thread (doorbells, cache
+writes) starts only once its answer is out (games.doorbells.after_response):
+run beside the answer's rendering, that thread took the interpreter lock
+from it.
 """
 
 import gc
@@ -24,14 +29,18 @@ from django.core.handlers.asgi import ASGIHandler
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wecsite.settings")
 django.setup(set_prefix=False)
 
+from games.doorbells import after_response  # noqa: E402 (needs the settings)
+
 
 class OneThreadASGIHandler(ASGIHandler):
-    """Django's ASGIHandler without a thread per request (see above)."""
+    """Django's ASGIHandler without a thread per request (see above); the
+    doorbell thread's work of a request waits until its answer was sent."""
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ImproperlyConfigured(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        await self.handle(scope, receive, send)
+        async with after_response():
+            await self.handle(scope, receive, send)
 
 
 django_asgi_app = OneThreadASGIHandler()

@@ -6,14 +6,16 @@ and only to the colour whose own view changed."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
+from urllib.parse import urlencode
 
 import msgpack
 import pytest
 import redis
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
+from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.db import transaction
 
@@ -271,3 +273,130 @@ def test_an_actions_doorbells_go_out_in_one_call(alice, bob, settings, monkeypat
                 assert rung[group_name(game.pk, color)]["version"] == versions[color]
     assert group_name(game.pk, "white") in rung  # the Turn passed: White's view changed
     assert rung.get(user_group_name(bob.pk), {}).get("kind") == "your_turn"
+
+
+# --- nothing for the thread before the answer is out (wecsite/asgi.py) ----------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_submits_doorbells_wait_until_its_answer_was_sent(client, alice, bob, settings, monkeypatch):
+    """Over the real ASGI handler: the doorbell thread gets the submit's
+    doorbells and its render cache write only after the answer's body was
+    sent, and then they all go, in the order rung."""
+    settings.WEC_DOORBELLS_IN_BACKGROUND = True
+    events = []
+    sent = []
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append((group, message))
+
+    monkeypatch.setattr(doorbells, "get_channel_layer", lambda: Layer())
+    bell = doorbells._get_bell()
+    real_put_all = bell.put_all
+    monkeypatch.setattr(
+        bell, "put_all", lambda items: events.append(("handed", len(items))) or real_put_all(items)
+    )
+    game = await start(alice, bob)
+    legal = await database_sync_to_async(
+        lambda: get_game_engine().legal_actions(selectors.load_state(selectors.get_game(game.pk)))
+    )()
+    action = next((a for a in legal if a["type"] == "end_turn"), legal[0])
+    white_before = await database_sync_to_async(
+        lambda: selectors.seat_by_color(selectors.get_game(game.pk), "white").version
+    )()
+    headers = await database_sync_to_async(session_headers)(client, alice)
+    csrf = "a" * 32
+    cookie = dict(headers)[b"cookie"] + f"; {django_settings.CSRF_COOKIE_NAME}={csrf}".encode()
+    body = urlencode({"action": json.dumps(action)}).encode()
+    path = f"/games/{game.pk}/act/"
+    headers = [
+        (b"cookie", cookie),
+        (b"host", b"localhost"),
+        (b"x-csrftoken", csrf.encode()),
+        (b"hx-request", b"true"),
+        (b"content-type", b"application/x-www-form-urlencoded"),
+    ]
+    answer = []
+
+    async def app(scope, receive, send):
+        async def noted(message):
+            await send(message)
+            if message["type"] == "http.response.start":
+                answer.append(message["status"])
+            elif not message.get("more_body"):
+                events.append(("answer sent", 0))
+
+        await application(scope, receive, noted)
+
+    comm = HttpCommunicator(app, "POST", path, body=body, headers=headers)
+    assert await database_sync_to_async(doorbells.flush)(5)
+    events.clear()  # the new game's own doorbells
+    sent.clear()
+    await comm.get_response(timeout=20)
+    await comm.wait(timeout=5)  # the handler's end, where what it kept goes
+    assert answer == [200]
+    assert events[0] == ("answer sent", 0)
+    assert [kind for kind, _n in events[1:]] == ["handed"]  # all at once, after the answer
+    assert await database_sync_to_async(doorbells.flush)(5)
+    black, white = await database_sync_to_async(
+        lambda: [selectors.seat_by_color(selectors.get_game(game.pk), c).version for c in ("black", "white")]
+    )()
+    rung = [(g, m) for g, m in sent if m.get("type") == "game.changed"]
+    expected = [(services.group_name(game.pk, "black"), {"type": "game.changed", "version": black})]
+    if white != white_before:
+        expected.append((services.group_name(game.pk, "white"), {"type": "game.changed", "version": white}))
+    assert rung == expected
+
+
+def test_a_ring_outside_a_request_sends_what_is_kept_first(settings, monkeypatch):
+    """What requests rang while answering goes before a later ring made
+    outside any request (the thread sends in the order rung)."""
+    settings.WEC_DOORBELLS_IN_BACKGROUND = True
+    sent = []
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append(group)
+
+    monkeypatch.setattr(doorbells, "get_channel_layer", lambda: Layer())
+    token = doorbells._answering.set(True)
+    try:
+        doorbells.ring("first", {"type": "x"})
+        doorbells.later(lambda: sent.append("chore"))
+        assert doorbells._kept
+        # A copy the next request may look for goes now, ahead of what is kept.
+        doorbells.later(lambda: sent.append("board copy"), after_answer=False)
+        assert doorbells.flush(5) and sent == ["board copy"]
+    finally:
+        doorbells._answering.reset(token)
+    doorbells.ring("second", {"type": "x"})
+    assert doorbells.flush(5)
+    assert sent == ["board copy", "first", "chore", "second"]
+    assert not doorbells._kept
+
+
+def test_celery_enqueues_go_to_the_doorbell_thread_after_commit(alice, settings, monkeypatch):
+    """A submit that passes the turn to the AI queues its task from the
+    doorbell thread (after commit, once the answer is out), not in the
+    request; with the thread off, in the caller as before."""
+    from games import tasks
+
+    settings.WEC_DOORBELLS_IN_BACKGROUND = True
+    monkeypatch.setattr(doorbells, "get_channel_layer", lambda: None)
+    queued = []
+    monkeypatch.setattr(
+        tasks.play_ai_turn, "delay", lambda gid: queued.append((gid, threading.current_thread().name))
+    )
+    game = services.create_game(creator=alice, opponent="ai", color="black")
+    assert doorbells.flush(5)
+    engine = get_game_engine()
+    for _ in range(40):
+        game = selectors.get_game(game.pk)
+        if game.to_move != "black":
+            break
+        legal = engine.legal_actions(selectors.load_state(game))
+        action = next((a for a in legal if a["type"] == "end_turn"), legal[0])
+        services.submit_action(game.pk, alice, action, expected_seq=game.seq)
+    assert doorbells.flush(5)
+    assert queued == [(game.pk, "wec-doorbells")]
