@@ -152,7 +152,17 @@ def hidden_after(before: Game, after: Game, color: str, same: bool | None = None
         return found
     if same is None:
         same = same_sight(before, after)
-    found = cache[color] = hidden_from(before, color) if same else _hidden_from(after, color)
+    if same:
+        found = hidden_from(before, color)
+    else:
+        found = _hidden_from(after, color)
+        was = hidden_from(before, color)
+        if found == was:
+            # The same set as before (nearly always for the acting side): the
+            # earlier object is kept, so that the Move cache's identity test
+            # (moves._move_source) still answers at once.
+            found = was
+    cache[color] = found
     return found
 
 
