@@ -1,7 +1,7 @@
 """Engine speed, wave 4 (issue 15): the shortcuts give what the long way gives.
 
 Two shortcuts reuse earlier work when their inputs are unchanged: a side's
-hidden set after an action (``visibility.same_sight_for``), and a Piece's
+hidden set after an action (``visibility.same_sight``), and a Piece's
 Moves once the questions it asked of the touched Squares answer as before
 (``moves._same_answers``). Here every state of seeded games under random
 options, from the standard position or a crowded scenario, is checked

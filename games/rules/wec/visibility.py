@@ -78,39 +78,6 @@ def same_sight(before: Game, after: Game, pieces_alike: bool = False) -> bool:
     return True
 
 
-def same_sight_for(before: Game, after: Game, color: str) -> bool:
-    """Whether ``after`` (made from ``before`` by one action) hides the same
-    Pieces from ``color``, when :func:`same_sight` (both sides) says no. It
-    compares what :func:`_hidden_from` reads for ``color`` only: ``color``'s
-    own special Pieces only as finders (a Torpedo Launcher or Anti-Stealth,
-    and where), the enemy's in full (``_sight_key``), the lock-ons and their
-    watchers' colours, and the sightings of the enemy's special Pieces.
-    (An action by one side changes the other side's hidden set more often:
-    its own Pieces that moved can hide, but seldom find.)"""
-    if not (
-        before.hidden_cache is not None
-        and after.options is before.options
-        and after.locks == before.locks
-    ):
-        return False
-    old, new = before.pieces, after.pieces
-    old_special, new_special = before.special, after.special
-    for i in old_special | new_special:
-        p = new.get(i) if i in new_special else None
-        q = old.get(i) if i in old_special else None
-        if p is not q and _role(p, color) != _role(q, color):
-            return False
-    if not _watchers_alike(old, new, after.locks):
-        return False
-    if after.revealed != before.revealed:
-        # Only the sightings of the enemy's special Pieces are read (the
-        # special Pieces and their colours are the same by now).
-        if ({r for r in after.revealed if r[0] in new_special and new[r[0]].color != color}
-                != {r for r in before.revealed if r[0] in new_special and new[r[0]].color != color}):
-            return False
-    return True
-
-
 def _watchers_alike(old: dict, new: dict, locks) -> bool:
     """Whether every lock-on's watcher is the same Piece, or one of the same
     colour, in both states (of a lock-on, :func:`_hidden_from` reads only its
@@ -120,20 +87,6 @@ def _watchers_alike(old: dict, new: dict, locks) -> bool:
         if p is not q and (p is None or q is None or p.color != q.color):
             return False
     return True
-
-
-def _role(p: Piece | None, color: str) -> tuple[Any, ...] | None:
-    """What :func:`_hidden_from` for ``color`` reads of a special Piece (None:
-    not special, or one of ``color``'s that finds nothing)."""
-    if p is None:
-        return None
-    if p.color == color:
-        inherent = INHERENT[p.type]
-        arts = p.articles
-        sonar = "torpedo_launcher" in inherent or "torpedo_launcher" in arts
-        radar = "anti_stealth" in inherent or "anti_stealth" in arts
-        return (p.row, p.col, sonar, radar) if sonar or radar else None
-    return _sight_key(p)
 
 
 def _sight_key(p: Piece) -> tuple[Any, ...]:
@@ -152,7 +105,17 @@ def hidden_after(before: Game, after: Game, color: str, same: bool | None = None
         return found
     if same is None:
         same = same_sight(before, after)
-    found = cache[color] = hidden_from(before, color) if same else _hidden_from(after, color)
+    if same:
+        found = hidden_from(before, color)
+    else:
+        found = _hidden_from(after, color)
+        was = hidden_from(before, color)
+        if found == was:
+            # The same set as before (nearly always for the acting side): the
+            # earlier object is kept, so that the Move cache's identity test
+            # (moves._move_source) still answers at once.
+            found = was
+    cache[color] = found
     return found
 
 

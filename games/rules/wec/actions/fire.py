@@ -174,7 +174,8 @@ def do_fire(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> di
         rate = g.options[RATE[key]]
         if p.id in g.pieces:
             q = g.pieces[p.id]
-            g.update(p.id, cooldowns=tuple(sorted([(k, v) for k, v in q.cooldowns if k != key] + [(key, rate)])))
+            # Only the cooldowns change: Game.cool (nothing else depends on them).
+            g.cool(p.id, tuple(sorted([(k, v) for k, v in q.cooldowns if k != key] + [(key, rate)])))
     note_action(g, code, p.id)
     if g.options["seen_when_firing"]:
         reveal(g, p.id)

@@ -14,7 +14,7 @@ from typing import Any
 from ..constants import SIZE, other
 from ..notation import mark_alike
 from ..state import Game
-from ..visibility import hidden_after, hidden_from, same_sight, same_sight_for, sees_sub
+from ..visibility import hidden_after, hidden_from, same_sight, sees_sub
 
 
 def primaries(game: Game) -> dict[str, set[int]]:
@@ -84,14 +84,18 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
     enemy = other(actor_color)
     # ``g`` is a copy of ``before`` changed by the board primitives only
     # (every caller makes it so): while they changed nothing that sight
-    # reads (Game.sight), the Pieces need not be compared.
-    same = same_sight(before, g, g.sight == 0)
+    # reads (Game.sight), the Pieces need not be compared. Once they did,
+    # the hidden sets are worked out again without comparing first (the
+    # comparison found them alike in under a tenth of those actions).
+    same = g.sight == 0 and same_sight(before, g, True)
     # Each side's hidden set before and after the action (worked out in this
-    # order, as always; the after sets are kept on ``g``).
+    # order, as always; the after sets are kept on ``g``). When sight may
+    # have changed each set is worked out again (comparing what one side's
+    # set reads first cost more than it spared).
     actor_before = hidden_from(before, actor_color)
-    actor_after = hidden_after(before, g, actor_color, same or same_sight_for(before, g, actor_color))
+    actor_after = hidden_after(before, g, actor_color, same)
     enemy_before = hidden_from(before, enemy)
-    enemy_after = hidden_after(before, g, enemy, same or same_sight_for(before, g, enemy))
+    enemy_after = hidden_after(before, g, enemy, same)
     old, new = before.pieces, g.pieces
 
     def enemy_saw(pid: int | None, moving: bool = False) -> bool:

@@ -187,8 +187,9 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
             else:
                 kept.append(proj)
         game.projectiles = tuple(kept)
-    moving = [i for i, q in game.pieces.items() if q.transport is not None and q.color == color]
-    moving.sort()
+    # The side's own Pieces, in id order (Game.sides), are all that is looked at.
+    pieces = game.pieces
+    moving = [i for i in game.sides[color] if pieces[i].transport is not None]
     for pid in moving:
         q = game.pieces.get(pid)
         if q is None or q.transport is None or q.color != color:
@@ -198,8 +199,10 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
         else:
             transport_step(game, pid, events)
     # Each step changes only its own Piece: the ones to count down can be
-    # listed first.
-    for pid, q in [(i, q) for i, q in game.pieces.items() if (q.cooldowns or q.stun) and q.color == color]:
+    # listed first (in id order: each touches at most its own Square, and
+    # the Squares touched are read as a set).
+    pieces = game.pieces
+    for pid, q in [(i, q) for i in game.sides[color] if (q := pieces[i]).cooldowns or q.stun]:
         cooldowns = tuple((k, v - 1) for k, v in q.cooldowns if v > 1)
         if q.stun:
             game.update(pid, stun=max(0, q.stun - 1), cooldowns=cooldowns)
