@@ -136,7 +136,7 @@ _SIGHT_FIELDS = frozenset(("type", "color", "row", "col", "level", "articles"))
 
 
 #: Game attributes that are derived data: not pickled, rebuilt on loading.
-_DERIVED = frozenset(("mcache", "touched", "finished", "pending", "special", "aloft", "prims", "census", "calm",
+_DERIVED = frozenset(("mcache", "lmemo", "touched", "finished", "pending", "special", "aloft", "prims", "census", "calm",
                       "sight", "sides", "shared"))
 
 
@@ -201,6 +201,7 @@ class Game:
         "pending",
         "turn_log",
         "mcache",
+        "lmemo",
         "touched",
         "special",
         "aloft",
@@ -258,6 +259,10 @@ class Game:
         # colour -> (entries, hidden set, Squares touched since, index into
         # ``touched``, options). Not part of the game (not compared, not pickled).
         self.mcache: dict[str, tuple[Any, ...]] | None = None
+        # Per colour, the action dicts its listings built, for later listings
+        # to hand out again (see actions.listing_memo); shared by every game
+        # copied from this one (each entry says what it was built for).
+        self.lmemo: dict[str, dict[Any, Any]] | None = None
         # The Squares whose contents the board primitives changed on this
         # object since it was copied, as far as Moves can tell (moves_key;
         # read with ``mcache``).
@@ -340,6 +345,7 @@ class Game:
                     }
                     break
         g.mcache = mc
+        g.lmemo = self.lmemo
         g.touched = []
         g.special = self.special
         g.aloft = self.aloft
@@ -386,6 +392,7 @@ class Game:
         for k, v in state[1].items():
             setattr(self, k, v)
         self.mcache = None
+        self.lmemo = None
         self.touched = []
         self.special = frozenset(p.id for p in self.pieces.values() if is_special(p))
         self.aloft = frozenset(p.id for p in self.pieces.values() if p.level)

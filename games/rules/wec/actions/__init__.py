@@ -102,6 +102,7 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
     armed: tuple[str, ...] = ()
     # The listing's direction lists, shared by its direction Fires (see fire._add_directions).
     dirs: list[list[int]] = []
+    memo = listing_memo(game, color)
     for p in own:
         # The Piece's fields at once (one unpacking, not an attribute lookup each).
         _, kind, _, row, col, level, _, arts, _, stun, _, transport = p
@@ -124,7 +125,7 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
             continue
         where = [row, col, LEVELS[level]]
         if armed:
-            fire_actions(game, p, where, hidden, out, armed, dirs)
+            fire_actions(game, p, where, hidden, out, armed, dirs, memo)
         if arts or here:
             article_actions(game, p, own, where, out, here)
     reinforce_actions(game, out)
@@ -133,6 +134,33 @@ def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
 
 #: Piece type -> the weapons of a Piece of that type carrying no Article.
 _BARE: dict[str, tuple[str, ...]] = {}
+
+#: Whether listings hand out again the action dicts an earlier listing of
+#: the same side built (``listing_memo``); off, every listing builds its
+#: own (the tests compare the two).
+MEMO_LISTINGS = True
+
+
+def listing_memo(game: Game, color: str) -> dict[Any, Any] | None:
+    """The listing memo of ``color`` (None when ``MEMO_LISTINGS`` is off).
+
+    Between two listings of a side most of its action dicts come out the
+    same: every Fire and Move of a Piece that did not move (a Fire, a
+    Pick-up, the other side's Turn leave most Pieces where they were). The
+    memo keeps, per Piece, the dicts last built with what they were built
+    from; a listing that finds the same hands out the same dict objects
+    again (listed actions are read only, docs/engine-api.md, wave 9). It is
+    shared by the games copied from this one (``Game.lmemo``) and kept per
+    colour: what one side's listings built never reaches the other's. Its
+    entries hold nothing of the game but that side's own Pieces' ids,
+    places and weapons, each entry checking what it was built for, so a
+    game of another line that shares it gets the same actions."""
+    if not MEMO_LISTINGS:
+        return None
+    memos = game.lmemo
+    if memos is None:
+        memos = game.lmemo = {"black": {}, "white": {}}
+    return memos[color]
 
 
 def legal_actions(game: Game) -> list[dict[str, Any]]:
@@ -150,16 +178,28 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
     cands = {} if game.turn["moved"] else own_candidates(game, shared=True)
     pieces = game.pieces
     append = out.append
+    memo = listing_memo(game, game.to_move) if cands else None
     for pid in sorted(cands):
         # move_action, inlined: this loop makes most of the actions listed.
         p = pieces[pid]
+        moves = cands[pid]
+        if memo is not None:
+            # The Piece's Moves as the last listing built them when its
+            # Candidate list is that one (the Move cache's entry, kept while
+            # its Moves hold) and it stands where it stood.
+            place = p[3:6]
+            e = memo.get(pid)
+            if e is not None and e[0] is moves and e[1] == place:
+                out.extend(e[2])
+                continue
+            start = len(out)
         # Each Move is a copy of one dict with its own "to" set (cheaper than
         # a literal, keys in the same order); like a Piece's Fires, a Piece's
         # Moves share its "from" list within one listing.
         copy = {"type": "move", "piece": pid, "from": [p.row, p.col, LEVELS[p.level]], "to": None}.copy
         # A Candidate is (piece, path, kind, carry, doze, routes, dozing):
         # read by index (a NamedTuple unpacks through an iterator).
-        for c in cands[pid]:
+        for c in moves:
             a = copy()
             a["to"] = [*PLACES[c[1][-1]]]
             if c[3] is not None:
@@ -167,6 +207,8 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
             if c[6]:
                 a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c[4]]
             append(a)
+        if memo is not None:
+            memo[pid] = (moves, place, out[start:])
     out.extend(other_actions(game, hidden_from(game, game.to_move)))
     if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})

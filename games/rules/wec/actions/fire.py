@@ -313,11 +313,14 @@ def stun(g: Game, pid: int, events: list[dict[str, Any]]) -> None:
 
 
 def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int], out: list[dict[str, Any]],
-                 weapons: tuple[str, ...] | None = None, dirs: list[list[int]] | None = None) -> None:
+                 weapons: tuple[str, ...] | None = None, dirs: list[list[int]] | None = None,
+                 memo: dict[Any, Any] | None = None) -> None:
     """Add every legal Fire of ``p`` (not stunned) to ``out``, as its side
     knows the board; ``weapons``, when the caller has them, are ``p``'s
     (``_weapons(p)``); ``dirs``, the listing's direction lists (see
-    ``_add_directions``; one list for the whole listing)."""
+    ``_add_directions``; one list for the whole listing); ``memo``, the
+    side's listing memo (see ``_memo_aims``): the Fires that depend on the
+    Piece's id and place only are handed out again from it."""
     fires = game.turn["fires"]
     if len(fires) >= 2:
         return
@@ -339,11 +342,46 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
             continue
         if not free and restriction_error(game, fire_code(game), pid):
             continue
-        if weapon in _AIMED:
+        if memo is not None and weapon not in _TARGETED:
+            _memo_aims(game, p, weapon, where, hidden, out, dirs, memo)
+        elif weapon in _AIMED:
             _add_aims(game, p, weapon, where, hidden, out, dirs)
         else:
             # _fire_aims for a weapon fired in a direction (most of them).
             _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
+
+
+def _memo_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int],
+               out: list[dict[str, Any]], dirs: list[list[int]], memo: dict[Any, Any]) -> None:
+    """Add the Fires of ``weapon`` by ``p`` to ``out`` as ``_add_aims`` does,
+    the ones that depend only on the Piece's id, place and the options (every
+    direction Fire, every Transport aim) from ``memo``: the dicts built for
+    the same Piece, weapon and place in an earlier listing of this side,
+    handed out again (read only, see docs/engine-api.md, wave 9). A Piece
+    that did not move since its side's last listing (nearly all of them)
+    gets the same dicts; the Sam and Torpedo targets, which depend on what
+    the side sees, are built each time. One entry per Piece and weapon (the
+    last place): a side's memo stays as small as its armoury."""
+    pid = p.id
+    if weapon in TRANSPORT_LEVEL:
+        place = (p.row, p.col, p.level, game.options["transport_ground_to_ground_only"])
+    else:
+        place = (p.row, p.col, p.level)
+        if weapon in _AIMED:
+            # The seen targets first, as _add_aims lists them.
+            _add_targets(game, p, weapon, where, hidden, out)
+    key = (pid, weapon)
+    e = memo.get(key)
+    if e is not None and e[0] == place:
+        out.extend(e[1])
+        return
+    made: list[dict[str, Any]] = []
+    if weapon in TRANSPORT_LEVEL:
+        _add_aims(game, p, weapon, where, hidden, made, dirs)
+    else:
+        _add_directions(made, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
+    memo[key] = (place, made)
+    out.extend(made)
 
 
 def _add_directions(out: list[dict[str, Any]], where: list[Any], pid: int, weapon: str,
@@ -453,45 +491,55 @@ def _add_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froze
                 append(a)
         return
     if weapon == JET_ROCKET or (weapon in ("sam_launcher", "torpedo_launcher")):
-        level = GROUND if weapon == JET_ROCKET else PROJECTILES[weapon][1]
-        name = LEVELS[level]
-        reach = game.options["jet_rocket_range"] if weapon == JET_ROCKET else game.options["homing_range"]
-        board = game.board
-        pieces = game.pieces
-        color = p.color
-        any_colour = weapon == JET_ROCKET
-        row, col = p.row, p.col
-        # The Squares in reach (max and min, as conditionals: no calls).
-        r0 = row - reach if row > reach else 1
-        r1 = row + reach if row + reach < SIZE else SIZE
-        c0 = col - reach if col > reach else 1
-        c1 = col + reach if col + reach < SIZE else SIZE
-        if level == GROUND:
-            # (A Jet's Rocket reaches its own Square only, by default.)
-            squares: Any = ((row, col),) if not reach else (
-                (r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
-        else:
-            # Only the Pieces away from the ground (Game.aloft) can be at the
-            # air or sub level: their Squares in reach, in the board's order
-            # (what scanning every Square in reach would meet).
-            squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, game.aloft)
-                              if q.level == level and r0 <= q.row <= r1 and c0 <= q.col <= c1})
-        for r, c in squares:
-            for i in board[((r - 1) * SIZE + c - 1) * 3 + level]:
-                if i in hidden or i == pid or (not any_colour and pieces[i].color == color):
-                    continue
-                out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
-                            "target": [r, c, name]})
-                break
+        _add_targets(game, p, weapon, where, hidden, out)
         if weapon == JET_ROCKET:
             return
-        _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
-        return
     _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
+
+
+def _add_targets(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int],
+                 out: list[dict[str, Any]]) -> None:
+    """Add the Fires of ``weapon`` (a Jet's Rocket, a Sam or Torpedo
+    Launcher) at each Piece its side sees in reach to ``out``, in the
+    board's order (``_add_aims``)."""
+    pid = p.id
+    level = GROUND if weapon == JET_ROCKET else PROJECTILES[weapon][1]
+    name = LEVELS[level]
+    reach = game.options["jet_rocket_range"] if weapon == JET_ROCKET else game.options["homing_range"]
+    board = game.board
+    pieces = game.pieces
+    color = p.color
+    any_colour = weapon == JET_ROCKET
+    row, col = p.row, p.col
+    # The Squares in reach (max and min, as conditionals: no calls).
+    r0 = row - reach if row > reach else 1
+    r1 = row + reach if row + reach < SIZE else SIZE
+    c0 = col - reach if col > reach else 1
+    c1 = col + reach if col + reach < SIZE else SIZE
+    if level == GROUND:
+        # (A Jet's Rocket reaches its own Square only, by default.)
+        squares: Any = ((row, col),) if not reach else (
+            (r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+    else:
+        # Only the Pieces away from the ground (Game.aloft) can be at the
+        # air or sub level: their Squares in reach, in the board's order
+        # (what scanning every Square in reach would meet).
+        squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, game.aloft)
+                          if q.level == level and r0 <= q.row <= r1 and c0 <= q.col <= c1})
+    for r, c in squares:
+        for i in board[((r - 1) * SIZE + c - 1) * 3 + level]:
+            if i in hidden or i == pid or (not any_colour and pieces[i].color == color):
+                continue
+            out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
+                        "target": [r, c, name]})
+            break
 
 
 #: The weapons whose aims are more than a direction (see _fire_aims).
 _AIMED = frozenset(TRANSPORT_LEVEL) | {JET_ROCKET, "sam_launcher", "torpedo_launcher"}
+
+#: The weapons whose every aim is a seen target (no listing memo for them).
+_TARGETED = frozenset((JET_ROCKET,))
 
 # The directions that stay on the board, from each Square (keyed row * 16 +
 # col), as indexes into DIRECTIONS (see _add_directions).
