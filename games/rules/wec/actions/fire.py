@@ -503,28 +503,44 @@ def _add_targets(game: Game, p: Piece, weapon: str, where: list[Any], hidden: fr
     Launcher) at each Piece its side sees in reach to ``out``, in the
     board's order (``_add_aims``)."""
     pid = p.id
-    level = GROUND if weapon == JET_ROCKET else PROJECTILES[weapon][1]
-    name = LEVELS[level]
-    reach = game.options["jet_rocket_range"] if weapon == JET_ROCKET else game.options["homing_range"]
     board = game.board
     pieces = game.pieces
-    color = p.color
-    any_colour = weapon == JET_ROCKET
     row, col = p.row, p.col
+    if weapon == JET_ROCKET:
+        reach = game.options["jet_rocket_range"]
+        if not reach:
+            # Its own Square only (the default): any Piece seen there but itself.
+            for i in board[((row - 1) * SIZE + col - 1) * 3 + GROUND]:
+                if i in hidden or i == pid:
+                    continue
+                out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
+                            "target": [row, col, "ground"]})
+                break
+            return
+        level = GROUND
+        any_colour = True
+    else:
+        aloft = game.aloft
+        if not aloft:
+            # Nothing away from the ground: no air or sub level holds a Piece.
+            return
+        level = PROJECTILES[weapon][1]
+        reach = game.options["homing_range"]
+        any_colour = False
+    name = LEVELS[level]
+    color = p.color
     # The Squares in reach (max and min, as conditionals: no calls).
     r0 = row - reach if row > reach else 1
     r1 = row + reach if row + reach < SIZE else SIZE
     c0 = col - reach if col > reach else 1
     c1 = col + reach if col + reach < SIZE else SIZE
     if level == GROUND:
-        # (A Jet's Rocket reaches its own Square only, by default.)
-        squares: Any = ((row, col),) if not reach else (
-            (r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+        squares: Any = ((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
     else:
         # Only the Pieces away from the ground (Game.aloft) can be at the
         # air or sub level: their Squares in reach, in the board's order
         # (what scanning every Square in reach would meet).
-        squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, game.aloft)
+        squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, aloft)
                           if q.level == level and r0 <= q.row <= r1 and c0 <= q.col <= c1})
     for r, c in squares:
         for i in board[((r - 1) * SIZE + c - 1) * 3 + level]:
