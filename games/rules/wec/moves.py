@@ -357,7 +357,7 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
         # is not empty (as all() over a generator asked them).
         open_routes = []
         first = None
-        for route, air in zip(routes, air_routes):
+        for route, air in zip(routes, air_routes, strict=True):
             for s in air:
                 if not empty(s):
                     break
