@@ -484,11 +484,18 @@ def _dozing_moves(
         if any(i == 1 and (j.bit_length() - 1) not in allowed for i, j in needs):
             continue
         for combo, mask in _weighed(tuple(sorted(allowed)), weights):
-            if needs and any(mask & i and not mask & j for i, j in needs):
-                continue
-            found.append((len(combo), combo, w, dest))
+            if needs:
+                # A group moving into another's Square needs that one to move too.
+                for i, j in needs:
+                    if mask & i and not mask & j:
+                        break
+                else:
+                    found.append((len(combo), combo, w, dest))
+            else:
+                found.append((len(combo), combo, w, dest))
     found.sort()
-    return tuple(((_slot(dest, GROUND),), tuple(sorted(groups[k - 1][0] for k in combo))) for _, combo, _, dest in found)
+    where = [0] + [n for n, _ in groups]
+    return tuple([((dest * 3 + GROUND,), tuple(sorted([where[k] for k in combo]))) for _, combo, _, dest in found])
 
 
 _DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))

@@ -11,6 +11,7 @@ hands over to :mod:`.transport`.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..constants import (
@@ -436,18 +437,24 @@ def _transport_aims(weapon: str, row: int, col: int, level: int, ground_only: bo
     if found is None:
         lv = TRANSPORT_LEVEL[weapon]
         levels = [GROUND] if ground_only or lv == GROUND else [GROUND, lv]
-        out = []
+        found = ()
         if weapon == "bike" or level in (GROUND, lv):
-            names = [LEVELS[x] for x in levels]
-            for r in range(1, SIZE + 1):
-                for c in range(1, SIZE + 1):
-                    for x, name in zip(levels, names, strict=True):
-                        if (r, c) == (row, col) and (weapon == "bike" or x == level):
-                            continue
-                        straight = r == row or c == col or abs(r - row) == abs(c - col)
-                        out.append((r, c, name, straight))
-        found = _TRANSPORT_AIMS[key] = tuple(out)
+            named = [(x, LEVELS[x]) for x in levels]
+            bike = weapon == "bike"
+            # Every Square in board order with whether it is on a beeline
+            # from (row, col), shared by the weapons, levels and options.
+            found = tuple([(r, c, name, straight) for r, c, straight in _beelines(row, col) for x, name in named
+                           if not (r == row and c == col and (bike or x == level))])
+        _TRANSPORT_AIMS[key] = found
     return found
+
+
+@cache
+def _beelines(row: int, col: int) -> tuple[tuple[int, int, bool], ...]:
+    """(r, c, straight) for every Square in board order: ``straight`` when it
+    is on a line or diagonal through (row, col) (memoized: geometry only)."""
+    return tuple((r, c, r == row or c == col or abs(r - row) == abs(c - col))
+                 for r in range(1, SIZE + 1) for c in range(1, SIZE + 1))
 
 
 _TRANSPORT_AIMS: dict[tuple[str, int, int, int, bool], tuple[tuple[int, int, str, bool], ...]] = {}
