@@ -129,29 +129,42 @@ def mixed_square(kn: Knowledge, sq: int) -> bool:
 
 
 def can_land(kn: Knowledge, slot: int, movers: list[Piece], kind: int) -> bool:
-    """May ``movers`` (a Piece and its passenger) land on ``slot`` as known?"""
-    there = kn.known(slot)
-    if there:
+    """May ``movers`` (a Piece and its passenger) land on ``slot`` as known?
+
+    ``kn`` is a plain :class:`Knowledge` (its ``known`` is read inline here;
+    a ``_Reading`` asks this on its ``plain`` one)."""
+    game = kn.game
+    board = game.board
+    ids = board[slot]
+    group = movers
+    if ids:
+        # The known Pieces there (Knowledge.known), split by side in one pass.
+        hidden = kn.hidden
+        pieces = game.pieces
         color = kn.color
-        friends = [p for p in there if p.color == color]
-        enemies = [p for p in there if p.color != color]
+        friends = []
+        enemies = False
+        for i in ids:
+            if i not in hidden:
+                q = pieces[i]
+                if q.color == color:
+                    friends.append(q)
+                else:
+                    enemies = True
         if enemies:
             if kind == PEACEFUL or friends:
                 # A mixed level (after a partial Conversion) admits nobody else.
                 return False
-            friends = []
         elif kind == CAPTURE_ONLY:
             return False
-        group = friends + movers
+        elif friends:
+            group = friends + movers
     elif kind == CAPTURE_ONLY:
         return False
-    else:
-        group = movers
     if len(group) > 2:
         return False
     if len(group) == 2 and not (group[0].coexists or group[1].coexists):
         return False
-    board = kn.game.board
     base = slot - slot % 3
     if len(board[base]) == 2 or len(board[base + 1]) == 2 or len(board[base + 2]) == 2:
         # A mixed pair (rare) bars its Square to Pieces from elsewhere (l. 1914-1917).
