@@ -345,6 +345,9 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
             continue
         if memo is not None and weapon not in _TARGETED:
             _memo_aims(game, p, weapon, where, hidden, out, dirs, memo)
+        elif weapon == JET_ROCKET:
+            # Its seen targets only (what _add_aims would list, a call saved).
+            _add_targets(game, p, weapon, where, hidden, out)
         elif weapon in _AIMED:
             _add_aims(game, p, weapon, where, hidden, out, dirs)
         else:
