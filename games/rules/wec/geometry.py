@@ -197,8 +197,10 @@ def chopper_routes(movement: str, hand: str, color: str, sq: int) -> tuple[tuple
     return tuple(out)
 
 
+@cache
 def _king_routes(r0: int, c0: int, r1: int, c1: int) -> tuple[tuple[int, ...], ...]:
-    """Every shortest king-step chain from (r0,c0) to (r1,c1), without ends."""
+    """Every shortest king-step chain from (r0,c0) to (r1,c1), without ends
+    (memoized: the two sides' Choppers share most of their flights)."""
     n = max(abs(r1 - r0), abs(c1 - c0))
     routes: list[tuple[int, ...]] = []
 

@@ -129,29 +129,42 @@ def mixed_square(kn: Knowledge, sq: int) -> bool:
 
 
 def can_land(kn: Knowledge, slot: int, movers: list[Piece], kind: int) -> bool:
-    """May ``movers`` (a Piece and its passenger) land on ``slot`` as known?"""
-    there = kn.known(slot)
-    if there:
+    """May ``movers`` (a Piece and its passenger) land on ``slot`` as known?
+
+    ``kn`` is a plain :class:`Knowledge` (its ``known`` is read inline here;
+    a ``_Reading`` asks this on its ``plain`` one)."""
+    game = kn.game
+    board = game.board
+    ids = board[slot]
+    group = movers
+    if ids:
+        # The known Pieces there (Knowledge.known), split by side in one pass.
+        hidden = kn.hidden
+        pieces = game.pieces
         color = kn.color
-        friends = [p for p in there if p.color == color]
-        enemies = [p for p in there if p.color != color]
+        friends = []
+        enemies = False
+        for i in ids:
+            if i not in hidden:
+                q = pieces[i]
+                if q.color == color:
+                    friends.append(q)
+                else:
+                    enemies = True
         if enemies:
             if kind == PEACEFUL or friends:
                 # A mixed level (after a partial Conversion) admits nobody else.
                 return False
-            friends = []
         elif kind == CAPTURE_ONLY:
             return False
-        group = friends + movers
+        elif friends:
+            group = friends + movers
     elif kind == CAPTURE_ONLY:
         return False
-    else:
-        group = movers
     if len(group) > 2:
         return False
     if len(group) == 2 and not (group[0].coexists or group[1].coexists):
         return False
-    board = kn.game.board
     base = slot - slot % 3
     if len(board[base]) == 2 or len(board[base + 1]) == 2 or len(board[base + 2]) == 2:
         # A mixed pair (rare) bars its Square to Pieces from elsewhere (l. 1914-1917).
@@ -351,24 +364,46 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             return
         start = (own_air,)
     passenger = _passenger(game, p)
-    for dest_sq, routes in chopper_routes(movement, p.hand or "right", p.color, sq):
-        open_routes = tuple(r for r in routes if all(kn.empty(_slot(s, AIR)) for s in r))
-        if not open_routes:
+    empty = kn.empty
+    for dest_sq, routes, air_routes in _chopper_air(movement, p.hand or "right", p.color, sq):
+        # The open routes, each asked of Square by Square in order until one
+        # is not empty (as all() over a generator asked them).
+        open_routes = []
+        first = None
+        for route, air in zip(routes, air_routes, strict=True):
+            for s in air:
+                if not empty(s):
+                    break
+            else:
+                if first is None:
+                    first = air
+                open_routes.append(route)
+        if first is None:
             continue
-        air_path = start + tuple(_slot(s, AIR) for s in open_routes[0])
+        open_routes = tuple(open_routes)
+        air_path = start + first
         dest_air = _slot(dest_sq, AIR)
         landings = [(dest_air, ())]
         if p.level == AIR:
             landings = [(_slot(dest_sq, GROUND), (dest_air,))]
-        elif kn.empty(dest_air):
+        elif empty(dest_air):
             landings.append((_slot(dest_sq, GROUND), (dest_air,)))
         for dest, extra in landings:
             path = air_path + extra + (dest,)
             if (passenger is None or not _stranded(passenger)) and kn.land(dest, [p], COMBAT):
-                out.append(Candidate(p.id, path, COMBAT, routes=open_routes))
+                out.append(_new(Candidate, (p.id, path, COMBAT, None, (), open_routes, False)))
             if passenger is not None and _carry_allowed(game, passenger, dest % 3, True):
                 if kn.land(dest, [p, passenger], COMBAT):
-                    out.append(Candidate(p.id, path, COMBAT, carry=passenger.id, routes=open_routes))
+                    out.append(_new(Candidate, (p.id, path, COMBAT, passenger.id, (), open_routes, False)))
+
+
+@cache
+def _chopper_air(movement: str, hand: str, color: str, sq: int
+                 ) -> tuple[tuple[int, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]], ...]:
+    """``chopper_routes`` with each route also as its air places (memoized:
+    geometry only; a Chopper's listing no longer works them out per route)."""
+    return tuple((dest_sq, routes, tuple(tuple(_slot(s, AIR) for s in r) for r in routes))
+                 for dest_sq, routes in chopper_routes(movement, hand, color, sq))
 
 
 def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
@@ -398,16 +433,15 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
         index[n] = k
     free: dict[int, bool] = {}
     ways = []
-    for dr, dc in _DIRECTIONS:
+    for di, (dr, dc) in enumerate(_DIRECTIONS):
         bad = 0
         needs = []
         for s, k in index.items():
-            r, c = divmod(s, SIZE)
-            r, c = r + dr, c + dc
-            if not (0 <= r < SIZE and 0 <= c < SIZE):
+            # The Square one step that way (None off the board), from a table.
+            d = _STEPS[s][di]
+            if d is None:
                 bad |= 1 << k
                 continue
-            d = r * SIZE + c
             j = index.get(d)
             if j is not None:
                 if j:
@@ -448,6 +482,7 @@ def _dozing_moves(
     # Per direction, only the groups that can go that way are combined; the
     # Moves come out by number of groups, then groups in order, then direction.
     found = []
+    weights = tuple([n for _, n in groups])
     for w, (dest, bad, needs) in enumerate(ways):
         allowed = {k for k in range(1, len(groups) + 1) if not bad >> k & 1}
         # A group that must push one that cannot move cannot move either.
@@ -461,24 +496,58 @@ def _dozing_moves(
                     pruned = True
         if any(i == 1 and (j.bit_length() - 1) not in allowed for i, j in needs):
             continue
-        for size in range(0, min(4, len(allowed)) + 1):
-            for combo in combinations(sorted(allowed), size):
-                if size > 1 and sum(groups[k - 1][1] for k in combo) > 4:
-                    continue
-                if size == 1 and groups[combo[0] - 1][1] > 4:
-                    continue
-                if needs:
-                    mask = 1
-                    for k in combo:
-                        mask |= 1 << k
-                    if any(mask & i and not mask & j for i, j in needs):
-                        continue
-                found.append((size, combo, w, dest))
+        for combo, mask in _weighed(tuple(sorted(allowed)), weights):
+            if needs:
+                # A group moving into another's Square needs that one to move too.
+                for i, j in needs:
+                    if mask & i and not mask & j:
+                        break
+                else:
+                    found.append((len(combo), combo, w, dest))
+            else:
+                found.append((len(combo), combo, w, dest))
     found.sort()
-    return tuple(((_slot(dest, GROUND),), tuple(sorted(groups[k - 1][0] for k in combo))) for _, combo, _, dest in found)
+    where = [0] + [n for n, _ in groups]
+    return tuple([((dest * 3 + GROUND,), tuple(sorted([where[k] for k in combo]))) for _, combo, _, dest in found])
 
 
 _DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+#: Per Square, the Square one step in each of ``_DIRECTIONS`` (None off the board).
+_STEPS: tuple[tuple[int | None, ...], ...] = tuple(
+    tuple((s // SIZE + dr) * SIZE + s % SIZE + dc if 0 <= s // SIZE + dr < SIZE and 0 <= s % SIZE + dc < SIZE
+          else None for dr, dc in _DIRECTIONS)
+    for s in range(SIZE * SIZE))
+
+
+def _weighed(allowed: tuple[int, ...], weights: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The combinations of up to four of the groups ``allowed`` (numbers from
+    1, in order) that may doze together, groups of ``weights`` Pieces (at most
+    four Pieces in all, a lone group of any size but above four), by size
+    then in ``combinations`` order, each with its mask (bit 0, the Dozer, and
+    bit k for group k). Memoized: a pure function, and many directions of
+    many dozings share one set of groups."""
+    key = (allowed, weights)
+    found = _WEIGHED.get(key)
+    if found is None:
+        out = []
+        for size in range(0, min(4, len(allowed)) + 1):
+            for combo in combinations(allowed, size):
+                if size > 1 and sum(weights[k - 1] for k in combo) > 4:
+                    continue
+                if size == 1 and weights[combo[0] - 1] > 4:
+                    continue
+                mask = 1
+                for k in combo:
+                    mask |= 1 << k
+                out.append((combo, mask))
+        if len(_WEIGHED) >= 4096:
+            _WEIGHED.clear()
+        found = _WEIGHED[key] = tuple(out)
+    return found
+
+
+_WEIGHED: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[tuple[int, ...], int], ...]] = {}
 
 
 #: Whether :func:`all_candidates` reuses a Piece's Moves from an earlier state

@@ -86,15 +86,18 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
     return g
 
 
-def other_actions(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
+def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] | None = None
+                  ) -> list[dict[str, Any]]:
     """Every legal Fire, Pick-up, Drop, Exchange and Reinforce for the side to
-    move, as that side knows the board."""
+    move, as that side knows the board: added to ``out`` when given (the
+    listing's own list, not copied into it afterwards), and returned."""
+    if out is None:
+        out = []
     if game.options["action_restriction"] == "move_only":
-        return []
+        return out
     color = game.to_move
     # In id order (Game.sides keeps each side's ids so).
     own = list(map(game.pieces.__getitem__, game.sides[color]))
-    out: list[dict[str, Any]] = []
     can_fire = len(game.turn["fires"]) < 2
     ground = game.ground
     weapons = WEAPONS_BY_KEY.get
@@ -209,7 +212,7 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
             append(a)
         if memo is not None:
             memo[pid] = (moves, place, out[start:])
-    out.extend(other_actions(game, hidden_from(game, game.to_move)))
+    other_actions(game, hidden_from(game, game.to_move), out)
     if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})
     return out

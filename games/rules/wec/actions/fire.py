@@ -11,6 +11,7 @@ hands over to :mod:`.transport`.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..constants import (
@@ -344,6 +345,9 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
             continue
         if memo is not None and weapon not in _TARGETED:
             _memo_aims(game, p, weapon, where, hidden, out, dirs, memo)
+        elif weapon == JET_ROCKET:
+            # Its seen targets only (what _add_aims would list, a call saved).
+            _add_targets(game, p, weapon, where, hidden, out)
         elif weapon in _AIMED:
             _add_aims(game, p, weapon, where, hidden, out, dirs)
         else:
@@ -436,18 +440,24 @@ def _transport_aims(weapon: str, row: int, col: int, level: int, ground_only: bo
     if found is None:
         lv = TRANSPORT_LEVEL[weapon]
         levels = [GROUND] if ground_only or lv == GROUND else [GROUND, lv]
-        out = []
+        found = ()
         if weapon == "bike" or level in (GROUND, lv):
-            names = [LEVELS[x] for x in levels]
-            for r in range(1, SIZE + 1):
-                for c in range(1, SIZE + 1):
-                    for x, name in zip(levels, names, strict=True):
-                        if (r, c) == (row, col) and (weapon == "bike" or x == level):
-                            continue
-                        straight = r == row or c == col or abs(r - row) == abs(c - col)
-                        out.append((r, c, name, straight))
-        found = _TRANSPORT_AIMS[key] = tuple(out)
+            named = [(x, LEVELS[x]) for x in levels]
+            bike = weapon == "bike"
+            # Every Square in board order with whether it is on a beeline
+            # from (row, col), shared by the weapons, levels and options.
+            found = tuple([(r, c, name, straight) for r, c, straight in _beelines(row, col) for x, name in named
+                           if not (r == row and c == col and (bike or x == level))])
+        _TRANSPORT_AIMS[key] = found
     return found
+
+
+@cache
+def _beelines(row: int, col: int) -> tuple[tuple[int, int, bool], ...]:
+    """(r, c, straight) for every Square in board order: ``straight`` when it
+    is on a line or diagonal through (row, col) (memoized: geometry only)."""
+    return tuple((r, c, r == row or c == col or abs(r - row) == abs(c - col))
+                 for r in range(1, SIZE + 1) for c in range(1, SIZE + 1))
 
 
 _TRANSPORT_AIMS: dict[tuple[str, int, int, int, bool], tuple[tuple[int, int, str, bool], ...]] = {}
@@ -503,28 +513,44 @@ def _add_targets(game: Game, p: Piece, weapon: str, where: list[Any], hidden: fr
     Launcher) at each Piece its side sees in reach to ``out``, in the
     board's order (``_add_aims``)."""
     pid = p.id
-    level = GROUND if weapon == JET_ROCKET else PROJECTILES[weapon][1]
-    name = LEVELS[level]
-    reach = game.options["jet_rocket_range"] if weapon == JET_ROCKET else game.options["homing_range"]
     board = game.board
     pieces = game.pieces
-    color = p.color
-    any_colour = weapon == JET_ROCKET
     row, col = p.row, p.col
+    if weapon == JET_ROCKET:
+        reach = game.options["jet_rocket_range"]
+        if not reach:
+            # Its own Square only (the default): any Piece seen there but itself.
+            for i in board[((row - 1) * SIZE + col - 1) * 3 + GROUND]:
+                if i in hidden or i == pid:
+                    continue
+                out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
+                            "target": [row, col, "ground"]})
+                break
+            return
+        level = GROUND
+        any_colour = True
+    else:
+        aloft = game.aloft
+        if not aloft:
+            # Nothing away from the ground: no air or sub level holds a Piece.
+            return
+        level = PROJECTILES[weapon][1]
+        reach = game.options["homing_range"]
+        any_colour = False
+    name = LEVELS[level]
+    color = p.color
     # The Squares in reach (max and min, as conditionals: no calls).
     r0 = row - reach if row > reach else 1
     r1 = row + reach if row + reach < SIZE else SIZE
     c0 = col - reach if col > reach else 1
     c1 = col + reach if col + reach < SIZE else SIZE
     if level == GROUND:
-        # (A Jet's Rocket reaches its own Square only, by default.)
-        squares: Any = ((row, col),) if not reach else (
-            (r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+        squares: Any = ((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
     else:
         # Only the Pieces away from the ground (Game.aloft) can be at the
         # air or sub level: their Squares in reach, in the board's order
         # (what scanning every Square in reach would meet).
-        squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, game.aloft)
+        squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, aloft)
                           if q.level == level and r0 <= q.row <= r1 and c0 <= q.col <= c1})
     for r, c in squares:
         for i in board[((r - 1) * SIZE + c - 1) * 3 + level]:
