@@ -799,12 +799,11 @@ def all_candidates(
     else:
         # moves_of, inlined for the whole side (this runs for every listing).
         # Squares touched: each entry's are walked.
-        untouched = not touched
         for p in game.pieces.values():
             if p.color != color:
                 continue
             e = old.get(p.id) if old is not None else None
-            if e is not None and (untouched or touched.isdisjoint(e[2])) and (e[0] is p or same_moves(e[0], p)):
+            if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or same_moves(e[0], p)):
                 if e[0] is not p:
                     e = (p, *e[1:])
                 made[p.id] = e
