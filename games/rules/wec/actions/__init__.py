@@ -23,7 +23,7 @@ from ..visibility import hidden_from, update_markers
 from .articles import article_actions, do_drop, do_exchange, do_pickup
 from .common import ACTION_TYPES, PLACES, IllegalAction
 from .effects import prune_locks, prune_revealed, settle_stranded
-from .fire import WEAPONS_BY_KEY, do_fire, fire_actions, weapons_of
+from .fire import READY_BY_KEY, WEAPONS_BY_KEY, do_fire, fire_actions, ready_weapons, weapons_of
 from .move import apply_move, move_action, own_candidates
 from .record import record, settle_since, turn_over
 from .reinforce import do_reinforce, reinforce_actions, track_reinforcements
@@ -96,19 +96,30 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
     if game.options["action_restriction"] == "move_only":
         return out
     color = game.to_move
+    turn = game.turn
+    can_fire = len(turn["fires"]) < 2
+    # What is left of the Turn's budget for Pick-up, Drop and Exchange
+    # (l. 57-59): with the Pick-up made the ground under a Piece gives it
+    # nothing; with the Drop and the Exchange made its own Articles give it
+    # nothing (article_actions would list nothing for them).
+    pick = not turn["pickup"]
+    give = not (turn["drop"] and turn["exchange"])
+    if not (can_fire or pick or give):
+        reinforce_actions(game, out)
+        return out
     # In id order (Game.sides keeps each side's ids so).
     own = list(map(game.pieces.__getitem__, game.sides[color]))
-    can_fire = len(game.turn["fires"]) < 2
     ground = game.ground
     weapons = WEAPONS_BY_KEY.get
     bare = _BARE.get
+    ready = READY_BY_KEY.get
     armed: tuple[str, ...] = ()
     # The listing's direction lists, shared by its direction Fires (see fire._add_directions).
     dirs: list[list[int]] = []
     memo = listing_memo(game, color)
     for p in own:
         # The Piece's fields at once (one unpacking, not an attribute lookup each).
-        _, kind, _, row, col, level, _, arts, _, stun, _, transport = p
+        _, kind, _, row, col, level, _, arts, _, stun, cools, transport = p
         if stun:
             continue
         # Most Pieces have no weapon to fire and nothing to pick up, drop or
@@ -122,14 +133,25 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
                 armed = weapons_of(p)
                 if not arts:
                     _BARE[kind] = armed
-        # The Articles on its ground (article_actions reads them too).
-        here = ground[(row - 1) * SIZE + col - 1] if level == GROUND else ()
-        if not (armed or arts or here):
+            if cools and armed:
+                # Only the weapons not cooling down (ready_weapons, its memo
+                # read here): a Piece that fired its only weapon lately
+                # (a third of the armed ones) is passed over.
+                found = ready((armed, cools))
+                armed = ready_weapons(armed, cools) if found is None else found
+        # The Articles on its ground, while a Pick-up is left (article_actions reads them too).
+        here = ground[(row - 1) * SIZE + col - 1] if pick and level == GROUND else ()
+        if give and arts and transport is not None and len(arts) == 1 and transport[0] == arts[0]:
+            # Its one Article drives its Transport: it can neither drop nor give it.
+            trade = False
+        else:
+            trade = give and bool(arts)
+        if not (armed or trade or here):
             continue
         where = [row, col, LEVELS[level]]
         if armed:
             fire_actions(game, p, where, hidden, out, armed, dirs, memo)
-        if arts or here:
+        if trade or here:
             article_actions(game, p, own, where, out, here)
     reinforce_actions(game, out)
     return out
