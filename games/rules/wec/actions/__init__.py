@@ -23,7 +23,7 @@ from ..visibility import hidden_from, update_markers
 from .articles import article_actions, do_drop, do_exchange, do_pickup
 from .common import ACTION_TYPES, PLACES, IllegalAction
 from .effects import prune_locks, prune_revealed, settle_stranded
-from .fire import READY_BY_KEY, WEAPONS_BY_KEY, do_fire, fire_actions, ready_weapons, weapons_of
+from .fire import AIMED, READY_BY_KEY, WEAPONS_BY_KEY, do_fire, fire_actions, ready_weapons, weapons_of
 from .move import apply_move, move_action, own_candidates
 from .record import record, settle_since, turn_over
 from .reinforce import do_reinforce, reinforce_actions, track_reinforcements
@@ -113,13 +113,20 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
     weapons = WEAPONS_BY_KEY.get
     bare = _BARE.get
     ready = READY_BY_KEY.get
+    fires = turn["fires"]
+    memo = listing_memo(game, color)
+    # The listing memo's entries, when a Piece's direction Fires (the
+    # Flamer's, Stunner's, Conversion's, Launchers') may be handed out from
+    # it here, without a fire_actions call (most armed Pieces): with no
+    # Action Restriction, fire_block leaves only "already fired this Turn"
+    # to ask of them (cooling down: see ready_weapons above).
+    kept = memo.get if memo is not None and game.options["action_restriction"] == "none" else None
     armed: tuple[str, ...] = ()
     # The listing's direction lists, shared by its direction Fires (see fire._add_directions).
     dirs: list[list[int]] = []
-    memo = listing_memo(game, color)
     for p in own:
         # The Piece's fields at once (one unpacking, not an attribute lookup each).
-        _, kind, _, row, col, level, _, arts, _, stun, cools, transport = p
+        pid, kind, _, row, col, level, _, arts, _, stun, cools, transport = p
         if stun:
             continue
         # Most Pieces have no weapon to fire and nothing to pick up, drop or
@@ -149,8 +156,15 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
         if not (armed or trade or here):
             continue
         where = [row, col, LEVELS[level]]
-        if armed:
-            fire_actions(game, p, where, hidden, out, armed, dirs, memo)
+        for weapon in armed:
+            if kept is not None and weapon not in AIMED and not (fires and [pid, weapon] in fires):
+                # _memo_aims's hit: the entry's Fires were built with the
+                # Piece where it stands.
+                e = kept((pid, weapon))
+                if e is not None and e[0] == p[3:6]:
+                    out.extend(e[1])
+                    continue
+            fire_actions(game, p, where, hidden, out, (weapon,), dirs, memo)
         if trade or here:
             article_actions(game, p, own, where, out, here)
     reinforce_actions(game, out)

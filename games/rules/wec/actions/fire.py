@@ -600,4 +600,5 @@ _AIMS = {
 weapons_of = _weapons
 WEAPONS_BY_KEY = _WEAPONS
 READY_BY_KEY = _READY
+AIMED = _AIMED
 fire_aims = _fire_aims
