@@ -18,12 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..constants import GROUND, LEVELS, SIZE
-from ..state import Game
+from ..state import Game, Piece
 from ..visibility import hidden_from, update_markers
 from .articles import article_actions, do_drop, do_exchange, do_pickup
 from .common import ACTION_TYPES, PLACES, IllegalAction
 from .effects import prune_locks, prune_revealed, settle_stranded
-from .fire import AIMED, READY_BY_KEY, WEAPONS_BY_KEY, do_fire, fire_actions, ready_weapons, weapons_of
+from .fire import AIMED, do_fire, fire_actions, memo_aims, ready_weapons, weapons_of
 from .move import apply_move, move_action, own_candidates
 from .record import record, settle_since, turn_over
 from .reinforce import do_reinforce, reinforce_actions, track_reinforcements
@@ -110,69 +110,98 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
     # In id order (Game.sides keeps each side's ids so).
     own = list(map(game.pieces.__getitem__, game.sides[color]))
     ground = game.ground
-    weapons = WEAPONS_BY_KEY.get
-    bare = _BARE.get
-    ready = READY_BY_KEY.get
     fires = turn["fires"]
+    # The one Piece that may have fired this Turn while a Fire is left.
+    firer = fires[0][0] if fires else None
     memo = listing_memo(game, color)
     # The listing memo's entries, when a Piece's direction Fires (the
-    # Flamer's, Stunner's, Conversion's, Launchers') may be handed out from
-    # it here, without a fire_actions call (most armed Pieces): with no
-    # Action Restriction, fire_block leaves only "already fired this Turn"
-    # to ask of them (cooling down: see ready_weapons above).
-    kept = memo.get if memo is not None and game.options["action_restriction"] == "none" else None
-    armed: tuple[str, ...] = ()
+    # Flamer's, Stunner's, Conversion's, Launchers') may be handed out here,
+    # without a fire_actions call (most armed Pieces): with no Action
+    # Restriction, fire_block leaves only "already fired this Turn" to ask
+    # of them (cooling down: see ready_weapons).
+    free = memo is not None and game.options["action_restriction"] == "none"
+    # The Pieces' _standing entries (standing_memo, its usual answer read here).
+    kept = memo.get("pieces") if memo is not None else None
+    stands = kept[1] if kept is not None and kept[0] == id(memo) else standing_memo(game, memo)
+    seen = stands.get
     # The listing's direction lists, shared by its direction Fires (see fire._add_directions).
     dirs: list[list[int]] = []
     for p in own:
-        # The Piece's fields at once (one unpacking, not an attribute lookup each).
-        pid, kind, _, row, col, level, _, arts, _, stun, cools, transport = p
-        if stun:
-            continue
-        # Most Pieces have no weapon to fire and nothing to pick up, drop or
-        # give: they are passed over before anything is built for them.
-        if can_fire:
-            # weapons_of(p), its memo read here (a call per own Piece saved);
-            # without Articles a Piece's weapons are its type's (a Transport
-            # needs its Article), memoized by the type alone.
-            armed = weapons((kind, arts, transport is None)) if arts else bare(kind)
-            if armed is None:
-                armed = weapons_of(p)
-                if not arts:
-                    _BARE[kind] = armed
-            if cools and armed:
-                # Only the weapons not cooling down (ready_weapons, its memo
-                # read here): a Piece that fired its only weapon lately
-                # (a third of the armed ones) is passed over.
-                found = ready((armed, cools))
-                armed = ready_weapons(armed, cools) if found is None else found
+        pid = p[0]
+        e = seen(pid)
+        if e is None or e[0] is not p:
+            e = stands[pid] = _standing(p)
+        _, armed, plain, trade, sq = e
+        if armed is None:
+            continue  # stunned
+        where = None
+        if can_fire and armed:
+            if free and plain is not None and pid != firer:
+                if plain is False:
+                    # Its direction Fires, once for this Piece (the same as
+                    # long as it is the same tuple: see _standing).
+                    where = [p[3], p[4], LEVELS[p[5]]]
+                    plain = []
+                    for weapon in armed:
+                        memo_aims(game, p, weapon, where, hidden, plain, dirs, memo)
+                    stands[pid] = (p, armed, plain, trade, sq)
+                out.extend(plain)
+            else:
+                where = [p[3], p[4], LEVELS[p[5]]]
+                fire_actions(game, p, where, hidden, out, armed, dirs, memo)
         # The Articles on its ground, while a Pick-up is left (article_actions reads them too).
-        here = ground[(row - 1) * SIZE + col - 1] if pick and level == GROUND else ()
-        if give and arts and transport is not None and len(arts) == 1 and transport[0] == arts[0]:
-            # Its one Article drives its Transport: it can neither drop nor give it.
-            trade = False
-        else:
-            trade = give and bool(arts)
-        if not (armed or trade or here):
-            continue
-        where = [row, col, LEVELS[level]]
-        for weapon in armed:
-            if kept is not None and weapon not in AIMED and not (fires and [pid, weapon] in fires):
-                # _memo_aims's hit: the entry's Fires were built with the
-                # Piece where it stands.
-                e = kept((pid, weapon))
-                if e is not None and e[0] == p[3:6]:
-                    out.extend(e[1])
-                    continue
-            fire_actions(game, p, where, hidden, out, (weapon,), dirs, memo)
-        if trade or here:
+        here = ground[sq] if pick and sq >= 0 else ()
+        if (give and trade) or here:
+            if where is None:
+                where = [p[3], p[4], LEVELS[p[5]]]
             article_actions(game, p, own, where, out, here)
     reinforce_actions(game, out)
     return out
 
 
-#: Piece type -> the weapons of a Piece of that type carrying no Article.
-_BARE: dict[str, tuple[str, ...]] = {}
+def standing_memo(game: Game, memo: dict[Any, Any] | None) -> dict[int, tuple[Any, ...]]:
+    """Each Piece's ``_standing`` entry by id, for the side whose listing
+    memo is ``memo`` (a new dict each listing when it is None).
+
+    Kept in that memo under the key ``"pieces"``, with the ``id`` of the
+    memo it was made for (not the memo itself: a cycle would keep every
+    finished game's memo for the cyclic collector, 0.5 % of the playout's
+    instructions): the games copied from one game share it, as they share
+    the memo; a game given a copy of another's memo (``new_game``) copies
+    it on first use, so no two games write to one. (Were an id ever
+    reused, two games would share entries, which stay right: an entry is
+    only ever read for the very Piece tuple it was made for.)"""
+    if memo is None:
+        return {}
+    kept = memo.get("pieces")
+    if kept is not None and kept[0] == id(memo):
+        return kept[1]
+    stands: dict[int, tuple[Any, ...]] = {} if kept is None else dict(kept[1])
+    memo["pieces"] = (id(memo), stands)
+    return stands
+
+
+def _standing(p: Piece) -> tuple[Any, ...]:
+    """What a listing reads of ``p`` alone, to keep while ``p`` is the same
+    tuple (a changed Piece is a new one: its place, Articles, cooldowns,
+    stun and Transport are all in it): ``(p, armed, plain, trade, sq)``.
+
+    ``armed``: its weapons not cooling down (None when it is stunned: it
+    does nothing); ``plain``: False when each of them fires in a direction
+    only (its Fires then depend on nothing but the Piece: the list of them
+    takes this place once a listing builds it), None when one aims at more
+    (Sam and Torpedo targets, a Jet's Rocket, a Transport: fire_actions each
+    listing); ``trade``: whether it carries an Article it could drop or
+    give (not only the one driving its Transport); ``sq``: its Square when
+    at ground level (a Pick-up's ground), else -1."""
+    pid, _, _, row, col, level, _, arts, _, stun, cools, transport = p
+    if stun:
+        return (p, None, None, False, -1)
+    armed = ready_weapons(weapons_of(p), cools)
+    plain = None if any(w in AIMED for w in armed) else False
+    trade = bool(arts) and not (transport is not None and len(arts) == 1 and transport[0] == arts[0])
+    return (p, armed, plain, trade, (row - 1) * SIZE + col - 1 if level == GROUND else -1)
+
 
 #: Whether listings hand out again the action dicts an earlier listing of
 #: the same side built (``listing_memo``); off, every listing builds its
@@ -200,6 +229,7 @@ def listing_memo(game: Game, color: str) -> dict[Any, Any] | None:
     if memos is None:
         memos = game.lmemo = {"black": {}, "white": {}}
     return memos[color]
+
 
 
 def legal_actions(game: Game) -> list[dict[str, Any]]:

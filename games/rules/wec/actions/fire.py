@@ -598,7 +598,6 @@ _AIMS = {
 # Public names for the search (games/rules/wec/search.py builds the enemy's
 # forcing replies from them without asking for every legal action).
 weapons_of = _weapons
-WEAPONS_BY_KEY = _WEAPONS
-READY_BY_KEY = _READY
 AIMED = _AIMED
+memo_aims = _memo_aims
 fire_aims = _fire_aims
