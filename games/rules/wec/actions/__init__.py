@@ -119,7 +119,8 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
     # without a fire_actions call (most armed Pieces): with no Action
     # Restriction, fire_block leaves only "already fired this Turn" to ask
     # of them (cooling down: see ready_weapons).
-    free = memo is not None and game.options["action_restriction"] == "none"
+    unrestricted = game.options["action_restriction"] == "none"
+    free = memo is not None and unrestricted
     # The Pieces' _standing entries (standing_memo, its usual answer read here).
     kept = memo.get("pieces") if memo is not None else None
     stands = kept[1] if kept is not None and kept[0] == id(memo) else standing_memo(game, memo)
@@ -154,7 +155,14 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
         if (give and trade) or here:
             if where is None:
                 where = [p[3], p[4], LEVELS[p[5]]]
-            article_actions(game, p, own, where, out, here)
+            if p[7] or not unrestricted:
+                article_actions(game, p, own, where, out, here)
+            else:
+                # article_actions for a Piece carrying nothing (most of its
+                # calls): a Pick-up of each Article under it (any Piece has
+                # room for one), the two alike listed once.
+                for art in here if len(here) < 2 or here[0] != here[1] else here[:1]:
+                    out.append({"type": "pickup", "from": where, "piece": pid, "article": art})
     reinforce_actions(game, out)
     return out
 
