@@ -255,21 +255,30 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
     cands = {} if game.turn["moved"] else own_candidates(game, shared=True)
     pieces = game.pieces
     append = out.append
+    # With the memo off, a dict of this listing's own (nothing found in it).
     memo = listing_memo(game, game.to_move) if cands else None
+    if memo is None:
+        memo = {}
+    kept = memo.get
     for pid in sorted(cands):
         # move_action, inlined: this loop makes most of the actions listed.
         p = pieces[pid]
         moves = cands[pid]
-        if memo is not None:
-            # The Piece's Moves as the last listing built them when its
-            # Candidate list is that one (the Move cache's entry, kept while
-            # its Moves hold) and it stands where it stood.
-            place = p[3:6]
-            e = memo.get(pid)
-            if e is not None and e[0] is moves and e[1] == place:
+        # The Piece's Moves as the last listing built them when its
+        # Candidate list is that one (the Move cache's entry, kept while
+        # its Moves hold) and it stands where it stood: the entry's Piece
+        # itself (most often) or one at the same place.
+        e = kept(pid)
+        if e is not None and e[0] is moves:
+            if e[1] is p:
                 out.extend(e[2])
                 continue
-            start = len(out)
+            if e[1][3:6] == p[3:6]:
+                # (The entry now for this tuple: found by identity next time.)
+                memo[pid] = (moves, p, e[2])
+                out.extend(e[2])
+                continue
+        start = len(out)
         # Each Move is a copy of one dict with its own "to" set (cheaper than
         # a literal, keys in the same order); like a Piece's Fires, a Piece's
         # Moves share its "from" list within one listing.
@@ -284,8 +293,7 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
             if c[6]:
                 a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c[4]]
             append(a)
-        if memo is not None:
-            memo[pid] = (moves, place, out[start:])
+        memo[pid] = (moves, p, out[start:])
     other_actions(game, hidden_from(game, game.to_move), out)
     if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})
