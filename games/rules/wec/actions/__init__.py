@@ -205,8 +205,12 @@ def _standing(p: Piece) -> tuple[Any, ...]:
     pid, _, _, row, col, level, _, arts, _, stun, cools, transport = p
     if stun:
         return (p, None, None, False, -1)
-    armed = ready_weapons(weapons_of(p), cools)
-    plain = None if any(w in AIMED for w in armed) else False
+    armed = weapons_of(p)
+    if cools:
+        armed = ready_weapons(armed, cools)
+    # (A set method, not a generator: a Piece gets a new entry each time it
+    # changes, its cooldowns every Turn.)
+    plain = False if AIMED.isdisjoint(armed) else None
     trade = bool(arts) and not (transport is not None and len(arts) == 1 and transport[0] == arts[0])
     return (p, armed, plain, trade, (row - 1) * SIZE + col - 1 if level == GROUND else -1)
 
