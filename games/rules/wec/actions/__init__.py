@@ -133,8 +133,6 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
         if e is None or e[0] is not p:
             e = stands[pid] = _standing(p)
         _, armed, plain, trade, sq = e
-        if armed is None:
-            continue  # stunned
         where = None
         if can_fire and armed:
             if free and plain is not None and pid != firer:
@@ -194,8 +192,8 @@ def _standing(p: Piece) -> tuple[Any, ...]:
     tuple (a changed Piece is a new one: its place, Articles, cooldowns,
     stun and Transport are all in it): ``(p, armed, plain, trade, sq)``.
 
-    ``armed``: its weapons not cooling down (None when it is stunned: it
-    does nothing); ``plain``: False when each of them fires in a direction
+    ``armed``: its weapons not cooling down (none when it is stunned: it
+    does nothing, and its ``trade`` and ``sq`` say so too); ``plain``: False when each of them fires in a direction
     only (its Fires then depend on nothing but the Piece: the list of them
     takes this place once a listing builds it), None when one aims at more
     (Sam and Torpedo targets, a Jet's Rocket, a Transport: fire_actions each
@@ -204,7 +202,8 @@ def _standing(p: Piece) -> tuple[Any, ...]:
     at ground level (a Pick-up's ground), else -1."""
     pid, _, _, row, col, level, _, arts, _, stun, cools, transport = p
     if stun:
-        return (p, None, None, False, -1)
+        # Nothing to fire, give or pick up.
+        return (p, (), None, False, -1)
     armed = weapons_of(p)
     if cools:
         armed = ready_weapons(armed, cools)
