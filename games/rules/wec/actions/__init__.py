@@ -18,12 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..constants import GROUND, LEVELS, SIZE
-from ..state import Game
+from ..state import Game, Piece
 from ..visibility import hidden_from, update_markers
 from .articles import article_actions, do_drop, do_exchange, do_pickup
 from .common import ACTION_TYPES, PLACES, IllegalAction
 from .effects import prune_locks, prune_revealed, settle_stranded
-from .fire import WEAPONS_BY_KEY, do_fire, fire_actions, weapons_of
+from .fire import AIMED, do_fire, fire_actions, memo_aims, ready_weapons, weapons_of
 from .move import apply_move, move_action, own_candidates
 from .record import record, settle_since, turn_over
 from .reinforce import do_reinforce, reinforce_actions, track_reinforcements
@@ -96,47 +96,123 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
     if game.options["action_restriction"] == "move_only":
         return out
     color = game.to_move
+    turn = game.turn
+    can_fire = len(turn["fires"]) < 2
+    # What is left of the Turn's budget for Pick-up, Drop and Exchange
+    # (l. 57-59): with the Pick-up made the ground under a Piece gives it
+    # nothing; with the Drop and the Exchange made its own Articles give it
+    # nothing (article_actions would list nothing for them).
+    pick = not turn["pickup"]
+    give = not (turn["drop"] and turn["exchange"])
+    if not (can_fire or pick or give):
+        reinforce_actions(game, out)
+        return out
     # In id order (Game.sides keeps each side's ids so).
     own = list(map(game.pieces.__getitem__, game.sides[color]))
-    can_fire = len(game.turn["fires"]) < 2
     ground = game.ground
-    weapons = WEAPONS_BY_KEY.get
-    bare = _BARE.get
-    armed: tuple[str, ...] = ()
+    fires = turn["fires"]
+    # The one Piece that may have fired this Turn while a Fire is left.
+    firer = fires[0][0] if fires else None
+    memo = listing_memo(game, color)
+    # The listing memo's entries, when a Piece's direction Fires (the
+    # Flamer's, Stunner's, Conversion's, Launchers') may be handed out here,
+    # without a fire_actions call (most armed Pieces): with no Action
+    # Restriction, fire_block leaves only "already fired this Turn" to ask
+    # of them (cooling down: see ready_weapons).
+    unrestricted = game.options["action_restriction"] == "none"
+    free = memo is not None and unrestricted
+    # The Pieces' _standing entries (standing_memo, its usual answer read here).
+    kept = memo.get("pieces") if memo is not None else None
+    stands = kept[1] if kept is not None and kept[0] == id(memo) else standing_memo(game, memo)
+    seen = stands.get
     # The listing's direction lists, shared by its direction Fires (see fire._add_directions).
     dirs: list[list[int]] = []
-    memo = listing_memo(game, color)
     for p in own:
-        # The Piece's fields at once (one unpacking, not an attribute lookup each).
-        _, kind, _, row, col, level, _, arts, _, stun, _, transport = p
-        if stun:
-            continue
-        # Most Pieces have no weapon to fire and nothing to pick up, drop or
-        # give: they are passed over before anything is built for them.
-        if can_fire:
-            # weapons_of(p), its memo read here (a call per own Piece saved);
-            # without Articles a Piece's weapons are its type's (a Transport
-            # needs its Article), memoized by the type alone.
-            armed = weapons((kind, arts, transport is None)) if arts else bare(kind)
-            if armed is None:
-                armed = weapons_of(p)
-                if not arts:
-                    _BARE[kind] = armed
-        # The Articles on its ground (article_actions reads them too).
-        here = ground[(row - 1) * SIZE + col - 1] if level == GROUND else ()
-        if not (armed or arts or here):
-            continue
-        where = [row, col, LEVELS[level]]
-        if armed:
-            fire_actions(game, p, where, hidden, out, armed, dirs, memo)
-        if arts or here:
-            article_actions(game, p, own, where, out, here)
+        pid = p[0]
+        e = seen(pid)
+        if e is None or e[0] is not p:
+            e = stands[pid] = _standing(p)
+        _, armed, plain, trade, sq = e
+        where = None
+        if can_fire and armed:
+            if free and plain is not None and pid != firer:
+                if plain is False:
+                    # Its direction Fires, once for this Piece (the same as
+                    # long as it is the same tuple: see _standing).
+                    where = [p[3], p[4], LEVELS[p[5]]]
+                    plain = []
+                    for weapon in armed:
+                        memo_aims(game, p, weapon, where, hidden, plain, dirs, memo)
+                    stands[pid] = (p, armed, plain, trade, sq)
+                out.extend(plain)
+            else:
+                where = [p[3], p[4], LEVELS[p[5]]]
+                fire_actions(game, p, where, hidden, out, armed, dirs, memo)
+        # The Articles on its ground, while a Pick-up is left (article_actions reads them too).
+        here = ground[sq] if pick and sq >= 0 else ()
+        if (give and trade) or here:
+            if where is None:
+                where = [p[3], p[4], LEVELS[p[5]]]
+            if p[7] or not unrestricted:
+                article_actions(game, p, own, where, out, here)
+            else:
+                # article_actions for a Piece carrying nothing (most of its
+                # calls): a Pick-up of each Article under it (any Piece has
+                # room for one), the two alike listed once.
+                for art in here if len(here) < 2 or here[0] != here[1] else here[:1]:
+                    out.append({"type": "pickup", "from": where, "piece": pid, "article": art})
     reinforce_actions(game, out)
     return out
 
 
-#: Piece type -> the weapons of a Piece of that type carrying no Article.
-_BARE: dict[str, tuple[str, ...]] = {}
+def standing_memo(game: Game, memo: dict[Any, Any] | None) -> dict[int, tuple[Any, ...]]:
+    """Each Piece's ``_standing`` entry by id, for the side whose listing
+    memo is ``memo`` (a new dict each listing when it is None).
+
+    Kept in that memo under the key ``"pieces"``, with the ``id`` of the
+    memo it was made for (not the memo itself: a cycle would keep every
+    finished game's memo for the cyclic collector, 0.5 % of the playout's
+    instructions): the games copied from one game share it, as they share
+    the memo; a game given a copy of another's memo (``new_game``) copies
+    it on first use, so no two games write to one. (Were an id ever
+    reused, two games would share entries, which stay right: an entry is
+    only ever read for the very Piece tuple it was made for.)"""
+    if memo is None:
+        return {}
+    kept = memo.get("pieces")
+    if kept is not None and kept[0] == id(memo):
+        return kept[1]
+    stands: dict[int, tuple[Any, ...]] = {} if kept is None else dict(kept[1])
+    memo["pieces"] = (id(memo), stands)
+    return stands
+
+
+def _standing(p: Piece) -> tuple[Any, ...]:
+    """What a listing reads of ``p`` alone, to keep while ``p`` is the same
+    tuple (a changed Piece is a new one: its place, Articles, cooldowns,
+    stun and Transport are all in it): ``(p, armed, plain, trade, sq)``.
+
+    ``armed``: its weapons not cooling down (none when it is stunned: it
+    does nothing, and its ``trade`` and ``sq`` say so too); ``plain``: False when each of them fires in a direction
+    only (its Fires then depend on nothing but the Piece: the list of them
+    takes this place once a listing builds it), None when one aims at more
+    (Sam and Torpedo targets, a Jet's Rocket, a Transport: fire_actions each
+    listing); ``trade``: whether it carries an Article it could drop or
+    give (not only the one driving its Transport); ``sq``: its Square when
+    at ground level (a Pick-up's ground), else -1."""
+    pid, _, _, row, col, level, _, arts, _, stun, cools, transport = p
+    if stun:
+        # Nothing to fire, give or pick up.
+        return (p, (), None, False, -1)
+    armed = weapons_of(p)
+    if cools:
+        armed = ready_weapons(armed, cools)
+    # (A set method, not a generator: a Piece gets a new entry each time it
+    # changes, its cooldowns every Turn.)
+    plain = False if AIMED.isdisjoint(armed) else None
+    trade = bool(arts) and not (transport is not None and len(arts) == 1 and transport[0] == arts[0])
+    return (p, armed, plain, trade, (row - 1) * SIZE + col - 1 if level == GROUND else -1)
+
 
 #: Whether listings hand out again the action dicts an earlier listing of
 #: the same side built (``listing_memo``); off, every listing builds its
@@ -166,6 +242,7 @@ def listing_memo(game: Game, color: str) -> dict[Any, Any] | None:
     return memos[color]
 
 
+
 def legal_actions(game: Game) -> list[dict[str, Any]]:
     """Every action the side to move may take now, as that side knows the board.
 
@@ -181,21 +258,30 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
     cands = {} if game.turn["moved"] else own_candidates(game, shared=True)
     pieces = game.pieces
     append = out.append
+    # With the memo off, a dict of this listing's own (nothing found in it).
     memo = listing_memo(game, game.to_move) if cands else None
+    if memo is None:
+        memo = {}
+    kept = memo.get
     for pid in sorted(cands):
         # move_action, inlined: this loop makes most of the actions listed.
         p = pieces[pid]
         moves = cands[pid]
-        if memo is not None:
-            # The Piece's Moves as the last listing built them when its
-            # Candidate list is that one (the Move cache's entry, kept while
-            # its Moves hold) and it stands where it stood.
-            place = p[3:6]
-            e = memo.get(pid)
-            if e is not None and e[0] is moves and e[1] == place:
+        # The Piece's Moves as the last listing built them when its
+        # Candidate list is that one (the Move cache's entry, kept while
+        # its Moves hold) and it stands where it stood: the entry's Piece
+        # itself (most often) or one at the same place.
+        e = kept(pid)
+        if e is not None and e[0] is moves:
+            if e[1] is p:
                 out.extend(e[2])
                 continue
-            start = len(out)
+            if e[1][3:6] == p[3:6]:
+                # (The entry now for this tuple: found by identity next time.)
+                memo[pid] = (moves, p, e[2])
+                out.extend(e[2])
+                continue
+        start = len(out)
         # Each Move is a copy of one dict with its own "to" set (cheaper than
         # a literal, keys in the same order); like a Piece's Fires, a Piece's
         # Moves share its "from" list within one listing.
@@ -210,8 +296,7 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
             if c[6]:
                 a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c[4]]
             append(a)
-        if memo is not None:
-            memo[pid] = (moves, place, out[start:])
+        memo[pid] = (moves, p, out[start:])
     other_actions(game, hidden_from(game, game.to_move), out)
     if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})

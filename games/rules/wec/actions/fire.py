@@ -318,8 +318,9 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
                  memo: dict[Any, Any] | None = None) -> None:
     """Add every legal Fire of ``p`` (not stunned) to ``out``, as its side
     knows the board; ``weapons``, when the caller has them, are ``p``'s
-    (``_weapons(p)``); ``dirs``, the listing's direction lists (see
-    ``_add_directions``; one list for the whole listing); ``memo``, the
+    that are not cooling down (``ready_weapons(_weapons(p), p.cooldowns)``);
+    ``dirs``, the listing's direction lists (see ``_add_directions``; one
+    list for the whole listing); ``memo``, the
     side's listing memo (see ``_memo_aims``): the Fires that depend on the
     Piece's id and place only are handed out again from it."""
     fires = game.turn["fires"]
@@ -327,17 +328,16 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
         return
     pid = p.id
     free = game.options["action_restriction"] == "none"
-    cooldowns = p.cooldowns
     aloft = p.level != GROUND
     if dirs is None:
         dirs = []
-    for weapon in _weapons(p) if weapons is None else weapons:
+    if weapons is None:
+        weapons = ready_weapons(_weapons(p), p.cooldowns)
+    for weapon in weapons:
         # fire_block, inlined for the weapons _weapons lists (each has a
-        # strength; Transports only while the Piece is in none).
-        key = "rocket_launcher" if weapon == JET_ROCKET else weapon
-        if fires and [pid, key] in fires:
-            continue
-        if cooldowns and cooldown(p, key):
+        # strength; Transports only while the Piece is in none) that are not
+        # cooling down.
+        if fires and [pid, "rocket_launcher" if weapon == JET_ROCKET else weapon] in fires:
             continue
         if aloft and weapon in TRANSPORT_LEVEL and not transport_start_ok(game, p, weapon):
             continue
@@ -427,6 +427,25 @@ def _weapons(p: Piece) -> tuple[str, ...]:
 
 # (type, Articles, not in Transport) -> the weapons it may fire.
 _WEAPONS: dict[tuple[str, tuple[str, ...], bool], tuple[str, ...]] = {}
+
+
+def ready_weapons(weapons: tuple[str, ...], cooldowns: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    """Those of ``weapons`` that are not cooling down under ``cooldowns``
+    (a Piece's: ``cooldown`` is 0 for each), memoized by the pair: a
+    handful of weapon lists and of cooldowns in any game."""
+    if not cooldowns:
+        return weapons
+    key = (weapons, cooldowns)
+    found = _READY.get(key)
+    if found is None:
+        # cooldown(p, key) of each: the turns left of the first pair for its key.
+        found = _READY[key] = tuple(w for w in weapons
+                                    if not next((v for k, v in cooldowns if k == cooldown_key(w)), 0))
+    return found
+
+
+# (weapons, cooldowns) -> those not cooling down.
+_READY: dict[tuple[tuple[str, ...], tuple[tuple[str, int], ...]], tuple[str, ...]] = {}
 
 
 def _transport_aims(weapon: str, row: int, col: int, level: int, ground_only: bool
@@ -579,5 +598,6 @@ _AIMS = {
 # Public names for the search (games/rules/wec/search.py builds the enemy's
 # forcing replies from them without asking for every legal action).
 weapons_of = _weapons
-WEAPONS_BY_KEY = _WEAPONS
+AIMED = _AIMED
+memo_aims = _memo_aims
 fire_aims = _fire_aims
