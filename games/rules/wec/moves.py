@@ -209,47 +209,20 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
         return []
     t = p.type
     opts = game.options
-    movement = opts["movement"]
     out: list[Candidate] = []
     sq = p.sq
     lv = p.level
-    color = p.color
-
-    # Where two paths reach one landing (the secondary government Piece), the
-    # first open one is kept: the Move is the same, only its route differs.
-    landed: set[tuple[int, bool]] = set()
-
     # The passenger (the same for every destination: nothing changes the
-    # board while the Moves are listed), and whether the carrier may leave it.
-    passenger = _passenger(game, p)
-    alone_ok = passenger is None or not _stranded(passenger)
-    alone = [p]
-    pid = p.id
-
-    def simple(dest_slot: int, passing: tuple[int, ...], kind: int, carrier_flies: bool = False) -> None:
-        for s in passing:
-            if not kn.empty(s):
-                return
-        if alone_ok and (dest_slot, False) not in landed:
-            if kn.land(dest_slot, alone, kind):
-                landed.add((dest_slot, False))
-                # Candidate(pid, path, kind), without the namedtuple's call.
-                out.append(_new(Candidate, (pid, passing + (dest_slot,), kind, None, (), (), False)))
-        if (
-            passenger is not None
-            and (dest_slot, True) not in landed
-            and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies)
-            and kn.land(dest_slot, [p, passenger], kind)
-        ):
-            landed.add((dest_slot, True))
-            out.append(Candidate(p.id, passing + (dest_slot,), kind, carry=passenger.id))
+    # board while the Moves are listed).
+    passenger = _passenger(game, p) if t in CARRIERS else None
 
     if t in PAWNS:
-        _pawn(game, p, kn, out)
-    elif t in PRIMARY or t in ("dozer", "destroyer", "aaa"):
-        kind = COMBAT if t in PRIMARY else PEACEFUL
-        for d in neighbours(sq):
-            simple(_slot(d, lv), (), kind)
+        if lv == GROUND:
+            movement = opts["movement"]
+            pawn_movement = "" if movement in ("weaponized", "standard_chess") else opts["pawn_movement"]
+            _try_all(game, p, kn, _pawn_steps(movement, pawn_movement, p.color, sq, p.moved), None, False, out)
+    elif t in PRIMARY or t in NON_COMBAT:
+        _try_all(game, p, kn, _step_tries(sq, lv, COMBAT if t in PRIMARY else PEACEFUL), None, False, out)
         if t == "dozer" and lv == GROUND:
             out.extend(_dozings(game, p, kn))
     elif t in ("tank", "cleric") or t in SECONDARY:
@@ -257,69 +230,149 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
             ranges = (opts["queen_tank_range"], opts["queen_cleric_range"])
         else:
             ranges = (opts["tank_range"], opts["cleric_range"])
-        kind_name = t if t in ("tank", "cleric") else "queen"
-        for path in board_paths(kind_name, movement, p.hand, color, sq, ranges):
-            slots = tuple(_slot(s, lv) for s in path)
-            simple(slots[-1], slots[:-1], COMBAT)
+        tries, twice = _path_tries(t if t in ("tank", "cleric") else "queen", opts["movement"], p.hand, p.color, sq,
+                                   ranges, lv)
+        _try_all(game, p, kn, tries, passenger, twice, out)
     elif t == "sub":
-        combat = COMBAT if opts["sub_jet_combat"] else PEACEFUL
-        for d in neighbours(sq):
-            simple(_slot(d, lv), (), combat)
-        simple(_slot(sq, SUB if lv == GROUND else GROUND), (), combat, carrier_flies=False)
+        _try_all(game, p, kn, _sub_tries(sq, lv, COMBAT if opts["sub_jet_combat"] else PEACEFUL), passenger, False,
+                 out)
     elif t == "jet":
-        combat = COMBAT if opts["sub_jet_combat"] else PEACEFUL
-        if lv == GROUND:
-            simple(_slot(sq, AIR), (), combat)
-        else:
-            simple(_slot(sq, GROUND), (), combat)
-            for one, two in _jet_flights(color, sq):
-                simple(one, (), combat)
-                if two is not None:
-                    # The second Square of a Jet's flight never takes.
-                    simple(two, (one,), PEACEFUL)
+        _try_all(game, p, kn, _jet_tries(p.color, sq, lv, COMBAT if opts["sub_jet_combat"] else PEACEFUL), passenger,
+                 False, out)
     elif t == "chopper":
         _chopper(game, p, kn, out)
     return out
 
 
+#: One place a Piece may try to land: (landing slot, the slots passed
+#: through before it, Move kind, the path: those slots then the landing).
+Try = tuple[int, tuple[int, ...], int, tuple[int, ...]]
+
+
+def _try_all(game: Game, p: Piece, kn: Knowledge, tries: tuple[Try, ...], passenger: Piece | None, twice: bool,
+             out: list[Candidate]) -> None:
+    """Adds the Moves of ``p`` to each of ``tries`` in order: each place
+    passed through must look empty, then the Piece lands alone (unless its
+    passenger is stranded without it) and with its passenger (where the
+    passenger may come along), each where ``can_land`` allows. ``twice``:
+    some landing comes more than once (the secondary government Piece's
+    paths); the first open path to it is kept, the Move is the same.
+
+    ``empty`` and ``can_land`` for the lone Piece are asked inline (most
+    of a listing's questions), noted in a ``_Reading`` as its own methods
+    note them (a plain Knowledge notes nothing)."""
+    board = game.board
+    hidden = kn.hidden
+    if type(kn) is _Reading:
+        note = kn.reads.add
+        log = kn.log.append
+    else:
+        note = set().add
+        log = [].append
+    pid = p.id
+    here = p.sq
+    alone = [p]
+    alone_ok = passenger is None or not _stranded(passenger)
+    landed: set[tuple[int, bool]] | None = set() if twice else None
+    for dest, passing, kind, path in tries:
+        for s in passing:
+            # kn.empty(s), inline.
+            note(s // 3)
+            ids = board[s]
+            if ids:
+                for i in ids:
+                    if i not in hidden:
+                        break
+                else:
+                    log(s * 16 + _EMPTY * 4 + 1)
+                    continue
+                log(s * 16 + _EMPTY * 4)
+                break
+            log(s * 16 + _EMPTY * 4 + 1)
+        else:
+            if alone_ok and (landed is None or (dest, False) not in landed):
+                # kn.land(dest, [p], kind): an empty place, the common case, inline.
+                note(dest // 3)
+                if board[dest]:
+                    ok = can_land(kn, dest, alone, kind)
+                elif kind == CAPTURE_ONLY:
+                    ok = False
+                else:
+                    base = dest - dest % 3
+                    ok = (not (len(board[base]) == 2 or len(board[base + 1]) == 2 or len(board[base + 2]) == 2)
+                          or here == base // 3 or not mixed_square(kn, base // 3))
+                log(dest * 16 + kind * 4 + ok)
+                if ok:
+                    if landed is not None:
+                        landed.add((dest, False))
+                    # Candidate(pid, path, kind), without the namedtuple's call.
+                    out.append(_new(Candidate, (pid, path, kind, None, (), (), False)))
+            if (
+                passenger is not None
+                and (landed is None or (dest, True) not in landed)
+                and _carry_allowed(game, passenger, dest % 3, False)
+                and kn.land(dest, [p, passenger], kind)
+            ):
+                if landed is not None:
+                    landed.add((dest, True))
+                out.append(_new(Candidate, (pid, path, kind, passenger.id, (), (), False)))
+
+
+def _try_of(dest: int, passing: tuple[int, ...], kind: int) -> Try:
+    return (dest, passing, kind, passing + (dest,))
+
+
 @cache
-def _jet_flights(color: str, sq: int) -> tuple[tuple[int, int | None], ...]:
-    """The air places of an airborne Jet's flights from ``sq``, one king step
-    and (None where it leaves the board) two, in the order they are tried
-    (memoized: geometry only)."""
-    out = []
+def _step_tries(sq: int, lv: int, kind: int) -> tuple[Try, ...]:
+    """A king step to each neighbouring Square at level ``lv`` (memoized:
+    geometry only)."""
+    return tuple([_try_of(_slot(d, lv), (), kind) for d in neighbours(sq)])
+
+
+@cache
+def _sub_tries(sq: int, lv: int, kind: int) -> tuple[Try, ...]:
+    """A Sub's king steps, then the other of its levels on its own Square."""
+    return _step_tries(sq, lv, kind) + (_try_of(_slot(sq, SUB if lv == GROUND else GROUND), (), kind),)
+
+
+@cache
+def _path_tries(kind_name: str, movement: str, hand: str | None, color: str, sq: int, ranges: tuple[int, int],
+                lv: int) -> tuple[tuple[Try, ...], bool]:
+    """A Tank's, Cleric's or secondary government Piece's ``board_paths`` at
+    level ``lv``, and whether a landing comes more than once (memoized:
+    geometry only)."""
+    tries = []
+    for path in board_paths(kind_name, movement, hand, color, sq, ranges):
+        slots = tuple([_slot(s, lv) for s in path])
+        tries.append(_try_of(slots[-1], slots[:-1], COMBAT))
+    return tuple(tries), len({t[0] for t in tries}) < len(tries)
+
+
+@cache
+def _jet_tries(color: str, sq: int, lv: int, kind: int) -> tuple[Try, ...]:
+    """A Jet on the ground takes off; aloft it lands on its own Square or
+    flies one king step, or two where the second Square is never taken
+    (kind PEACEFUL) and the first is passed through (memoized: geometry only)."""
+    if lv == GROUND:
+        return (_try_of(_slot(sq, AIR), (), kind),)
+    tries = [_try_of(_slot(sq, GROUND), (), kind)]
     for f, r in KING_STEPS:
         one = offset(color, sq, f, r)
         if one is None:
             continue
+        tries.append(_try_of(_slot(one, AIR), (), kind))
         two = offset(color, sq, 2 * f, 2 * r)
-        out.append((_slot(one, AIR), None if two is None else _slot(two, AIR)))
-    return tuple(out)
-
-
-def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
-    if p.level != GROUND:
-        return
-    opts = game.options
-    movement = opts["movement"]
-    pawn_movement = "" if movement in ("weaponized", "standard_chess") else opts["pawn_movement"]
-    alone = [p]
-    for squares, kind in _pawn_steps(movement, pawn_movement, p.color, p.sq, p.moved):
-        for s in squares[:-1]:
-            if not kn.empty(s):
-                break
-        else:
-            if kn.land(squares[-1], alone, kind):
-                out.append(_new(Candidate, (p.id, squares, kind, None, (), (), False)))
+        if two is not None:
+            tries.append(_try_of(_slot(two, AIR), (_slot(one, AIR),), PEACEFUL))
+    return tuple(tries)
 
 
 @cache
-def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: bool
-                ) -> tuple[tuple[tuple[int, ...], int], ...]:
+def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: bool) -> tuple[Try, ...]:
     """The ground places of each step a Pawn of ``color`` on ``sq`` may try,
     in the order tried, with its kind (memoized: geometry only; a step that
     leaves the board is left out)."""
-    out: list[tuple[tuple[int, ...], int]] = []
+    out: list[Try] = []
 
     def add(steps: tuple[tuple[int, int], ...], kind: int) -> None:
         squares = []
@@ -328,7 +381,7 @@ def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: b
             if s is None:
                 return
             squares.append(_slot(s, GROUND))
-        out.append((tuple(squares), kind))
+        out.append(_try_of(squares[-1], tuple(squares[:-1]), kind))
 
     if movement == "weaponized":
         for side in (-1, 1):
