@@ -131,8 +131,9 @@ def mixed_square(kn: Knowledge, sq: int) -> bool:
 def can_land(kn: Knowledge, slot: int, movers: list[Piece], kind: int) -> bool:
     """May ``movers`` (a Piece and its passenger) land on ``slot`` as known?
 
-    ``kn`` is a plain :class:`Knowledge` (its ``known`` is read inline here;
-    a ``_Reading`` asks this on its ``plain`` one)."""
+    ``kn`` is read for its board, side and hidden Pieces only, never through
+    its methods (its ``known`` is read inline here): a ``_Reading`` passed
+    in notes nothing, as a plain :class:`Knowledge` would not."""
     game = kn.game
     board = game.board
     ids = board[slot]
@@ -263,14 +264,8 @@ def _try_all(game: Game, p: Piece, kn: Knowledge, tries: tuple[Try, ...], passen
     note them (a plain Knowledge notes nothing)."""
     board = game.board
     hidden = kn.hidden
-    if type(kn) is _Reading:
-        note = kn.reads.add
-        log = kn.log.append
-    else:
-        note = set().add
-        log = [].append
+    note, log = _noting(kn)
     pid = p.id
-    here = p.sq
     alone = [p]
     alone_ok = passenger is None or not _stranded(passenger)
     landed: set[tuple[int, bool]] | None = set() if twice else None
@@ -279,28 +274,21 @@ def _try_all(game: Game, p: Piece, kn: Knowledge, tries: tuple[Try, ...], passen
             # kn.empty(s), inline.
             note(s // 3)
             ids = board[s]
-            if ids:
-                for i in ids:
-                    if i not in hidden:
-                        break
-                else:
-                    log(s * 16 + _EMPTY * 4 + 1)
-                    continue
-                log(s * 16 + _EMPTY * 4)
+            free = not ids or hidden.issuperset(ids)
+            log(s * 16 + _EMPTY * 4 + free)
+            if not free:
                 break
-            log(s * 16 + _EMPTY * 4 + 1)
         else:
             if alone_ok and (landed is None or (dest, False) not in landed):
-                # kn.land(dest, [p], kind): an empty place, the common case, inline.
+                # kn.land(dest, [p], kind), inline where the place is empty.
                 note(dest // 3)
-                if board[dest]:
+                base = dest - dest % 3
+                if board[dest] or len(board[base]) == 2 or len(board[base + 1]) == 2 or len(board[base + 2]) == 2:
                     ok = can_land(kn, dest, alone, kind)
-                elif kind == CAPTURE_ONLY:
-                    ok = False
                 else:
-                    base = dest - dest % 3
-                    ok = (not (len(board[base]) == 2 or len(board[base + 1]) == 2 or len(board[base + 2]) == 2)
-                          or here == base // 3 or not mixed_square(kn, base // 3))
+                    # Empty, and no mixed pair can bar its Square: only a
+                    # capture needs something there.
+                    ok = kind != CAPTURE_ONLY
                 log(dest * 16 + kind * 4 + ok)
                 if ok:
                     if landed is not None:
@@ -316,6 +304,15 @@ def _try_all(game: Game, p: Piece, kn: Knowledge, tries: tuple[Try, ...], passen
                 if landed is not None:
                     landed.add((dest, True))
                 out.append(_new(Candidate, (pid, path, kind, passenger.id, (), (), False)))
+
+
+def _noting(kn: Knowledge) -> tuple[Any, Any]:
+    """Where the questions asked inline are noted: a ``_Reading``'s Squares
+    read and question log, as its own methods note them; nowhere for a
+    plain Knowledge."""
+    if type(kn) is _Reading:
+        return kn.reads.add, kn.log.append
+    return set().add, [].append
 
 
 def _try_of(dest: int, passing: tuple[int, ...], kind: int) -> Try:
@@ -408,7 +405,9 @@ def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: b
 
 
 def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
-    movement = game.options["movement"]
+    board = game.board
+    hidden = kn.hidden
+    note, log = _noting(kn)
     sq = p.sq
     start: tuple[int, ...] = ()
     if p.level == GROUND:
@@ -417,15 +416,23 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             return
         start = (own_air,)
     passenger = _passenger(game, p)
-    empty = kn.empty
-    for dest_sq, routes, air_routes in _chopper_air(movement, p.hand or "right", p.color, sq):
+    alone_ok = passenger is None or not _stranded(passenger)
+    alone = [p]
+    pid = p.id
+    aloft = p.level == AIR
+    for dest_sq, routes, air_routes in _chopper_air(game.options["movement"], p.hand or "right", p.color, sq):
         # The open routes, each asked of Square by Square in order until one
         # is not empty (as all() over a generator asked them).
         open_routes = []
         first = None
         for route, air in zip(routes, air_routes, strict=True):
             for s in air:
-                if not empty(s):
+                # kn.empty(s), inline.
+                note(s // 3)
+                ids = board[s]
+                free = not ids or hidden.issuperset(ids)
+                log(s * 16 + _EMPTY * 4 + free)
+                if not free:
                     break
             else:
                 if first is None:
@@ -435,19 +442,26 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             continue
         open_routes = tuple(open_routes)
         air_path = start + first
-        dest_air = _slot(dest_sq, AIR)
+        dest_air = dest_sq * 3 + AIR
         landings = [(dest_air, ())]
-        if p.level == AIR:
-            landings = [(_slot(dest_sq, GROUND), (dest_air,))]
-        elif empty(dest_air):
-            landings.append((_slot(dest_sq, GROUND), (dest_air,)))
+        if aloft:
+            landings = [(dest_sq * 3 + GROUND, (dest_air,))]
+        elif kn.empty(dest_air):
+            landings.append((dest_sq * 3 + GROUND, (dest_air,)))
         for dest, extra in landings:
             path = air_path + extra + (dest,)
-            if (passenger is None or not _stranded(passenger)) and kn.land(dest, [p], COMBAT):
-                out.append(_new(Candidate, (p.id, path, COMBAT, None, (), open_routes, False)))
+            if alone_ok:
+                # kn.land(dest, [p], COMBAT), inline where the place is empty.
+                note(dest_sq)
+                base = dest - dest % 3
+                ok = not (board[dest] or len(board[base]) == 2 or len(board[base + 1]) == 2
+                          or len(board[base + 2]) == 2) or can_land(kn, dest, alone, COMBAT)
+                log(dest * 16 + COMBAT * 4 + ok)
+                if ok:
+                    out.append(_new(Candidate, (pid, path, COMBAT, None, (), open_routes, False)))
             if passenger is not None and _carry_allowed(game, passenger, dest % 3, True):
                 if kn.land(dest, [p, passenger], COMBAT):
-                    out.append(_new(Candidate, (p.id, path, COMBAT, passenger.id, (), open_routes, False)))
+                    out.append(_new(Candidate, (pid, path, COMBAT, passenger.id, (), open_routes, False)))
 
 
 @cache
@@ -620,12 +634,12 @@ class _Reading(Knowledge):
     answers the questions about the Squares touched since in the same way
     gets the same Moves, since the rules ask nothing else of other Squares
     (``known`` serves only a Dozer's dozings, which look at the colours of
-    what is seen; ``land`` is asked on a plain Knowledge, so its own reads
-    are not noted twice). ``empty`` and ``land``, nearly all of them, are
+    what is seen; ``can_land`` and ``mixed_square`` read the board directly,
+    so their own reads are not noted twice). ``empty`` and ``land``, nearly all of them, are
     kept as small numbers (see ``_EMPTY``): a game keeps many entries.
     """
 
-    __slots__ = ("reads", "log", "extra", "plain")
+    __slots__ = ("reads", "log", "extra")
 
     def __init__(self, game: Game, color: str, hidden: frozenset[int], sq: int) -> None:
         self.game = game
@@ -636,7 +650,6 @@ class _Reading(Knowledge):
         # (Square, question, answer): ``(slot,)`` for known(), ``(None, sq)``
         # for mixed().
         self.extra: list[tuple[int, Any, Any]] = []
-        self.plain = Knowledge(game, color, hidden)
 
     def known(self, slot: int) -> list[Piece]:
         sq = slot // 3
@@ -649,7 +662,7 @@ class _Reading(Knowledge):
 
     def mixed(self, sq: int) -> bool:
         self.reads.add(sq)
-        found = mixed_square(self.plain, sq)
+        found = mixed_square(self, sq)
         self.extra.append((sq, (None, sq), found))
         return found
 
@@ -666,7 +679,7 @@ class _Reading(Knowledge):
 
     def land(self, slot: int, movers: list[Piece], kind: int) -> bool:
         self.reads.add(slot // 3)
-        found = can_land(self.plain, slot, movers, kind)
+        found = can_land(self, slot, movers, kind)
         self.log.append(slot * 16 + kind * 4 + (2 if len(movers) > 1 else 0) + found)
         return found
 
