@@ -763,9 +763,11 @@ def _reusable(game: Game, color: str, hidden: frozenset[int]) -> tuple[dict[int,
 
 
 def _move_source(game: Game, color: str, hidden: frozenset[int]
-                 ) -> tuple[Any, dict[int, Any], dict[int, Any] | None, set[int]]:
+                 ) -> tuple[Any, Any, dict[int, Any], dict[int, Any] | None, set[int]]:
     """A function giving a Piece's candidate Moves, reusing the entries of
-    ``game.mcache`` that are still good, and the entries it made or kept.
+    ``game.mcache`` that are still good, one giving them for a Piece whose
+    entry (or None) read a touched Square or holds another Piece, and the
+    entries they made or kept.
 
     An entry is (Piece, Moves, Squares read, question codes, other questions,
     the other Pieces of its own place). It is still
@@ -781,32 +783,42 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
     isdisjoint = touched.isdisjoint
     plain: list[Knowledge] = []
 
-    def moves_of(p: Piece) -> list[Candidate]:
-        pid = p.id
-        e = made.get(pid)
-        if e is not None and e[0] is p:
+    def renew(p: Piece, e: tuple[Any, ...] | None) -> list[Candidate]:
+        if e is not None and (e[0] is p or same_moves(e[0], p)) and _same_answers(
+                plain[0] if plain else _first(plain, game, color, hidden), p, e, touched):
+            # A Square it read was touched, but every question asked of the
+            # touched Squares gets the same answer (its own place, read
+            # directly, counts as one): the Moves still hold.
+            made[p.id] = e if e[0] is p else (p, *e[1:])
             return e[1]
+        pid = p.id
         own = (p.row - 1) * SIZE + p.col - 1
-        if old is not None:
-            e = old.get(pid)
-            if e is not None and (e[0] is p or same_moves(e[0], p)):
-                # A Square it read was touched: the Moves still hold when
-                # every question asked of the touched Squares gets the same
-                # answer (its own place, read directly, counts as one).
-                if not touched or isdisjoint(e[2]) or _same_answers(
-                        plain[0] if plain else _first(plain, game, color, hidden), p, e, touched):
-                    made[pid] = e if e[0] is p else (p, *e[1:])
-                    return e[1]
         kn = _Reading(game, color, hidden, own)
         cands = piece_candidates(game, p, kn)
         # Kept small (a game holds an entry per Piece): the Squares read as
-        # bytes (each below 100), the question codes as an array.
-        pieces = game.pieces
-        made[pid] = (p, cands, bytes(sorted(kn.reads)), array("H", kn.log), tuple(kn.extra),
-                     tuple([pieces[i] for i in game.board[own * 3 + p.level] if i != pid]))
+        # bytes (each below 100; only ever tested for meeting the touched
+        # ones, so in no order), the question codes as an array. Mostly a
+        # Piece is alone in its place: no comprehension to run.
+        ids = game.board[own * 3 + p.level]
+        if len(ids) == 1 and ids[0] == pid:
+            others: tuple[Piece, ...] = ()
+        else:
+            pieces = game.pieces
+            others = tuple([pieces[i] for i in ids if i != pid])
+        made[pid] = (p, cands, bytes(kn.reads), array("H", kn.log), tuple(kn.extra), others)
         return cands
 
-    return moves_of, made, old, touched
+    def moves_of(p: Piece) -> list[Candidate]:
+        e = made.get(p.id)
+        if e is not None and e[0] is p:
+            return e[1]
+        e = old.get(p.id) if old is not None else None
+        if e is not None and (not touched or isdisjoint(e[2])) and (e[0] is p or same_moves(e[0], p)):
+            made[p.id] = e if e[0] is p else (p, *e[1:])
+            return e[1]
+        return renew(p, e)
+
+    return moves_of, renew, made, old, touched
 
 
 def _first(plain: list[Knowledge], game: Game, color: str, hidden: frozenset[int]) -> Knowledge:
@@ -832,11 +844,14 @@ def all_candidates(
     old: dict[int, Any] | None = None
     touched: set[int] = set()
     if CACHE_MOVES:
-        moves_of, made, old, touched = _move_source(game, color, hidden)
+        moves_of, renew, made, old, touched = _move_source(game, color, hidden)
     else:
         kn = Knowledge(game, color, hidden)
 
         def moves_of(p: Piece) -> list[Candidate]:
+            return piece_candidates(game, p, kn)
+
+        def renew(p: Piece, e: tuple[Any, ...] | None) -> list[Candidate]:
             return piece_candidates(game, p, kn)
 
     result = {}
@@ -864,18 +879,21 @@ def all_candidates(
                 break
     else:
         # moves_of, inlined for the whole side (this runs for every listing).
-        # Squares touched: each entry's are walked.
+        # Squares touched: each entry's are walked; an entry that read one
+        # goes to renew, its questions asked again.
+        get = old.get if old is not None else {}.get
+        isdisjoint = touched.isdisjoint
         for p in game.pieces.values():
             if p.color != color:
                 continue
-            e = old.get(p.id) if old is not None else None
-            if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or same_moves(e[0], p)):
+            e = get(p.id)
+            if e is not None and isdisjoint(e[2]) and (e[0] is p or same_moves(e[0], p)):
                 if e[0] is not p:
                     e = (p, *e[1:])
                 made[p.id] = e
                 cands = e[1]
             else:
-                cands = moves_of(p)
+                cands = renew(p, e)
             if cands:
                 result[p.id] = cands if shared else list(cands)
             if p.level == AIR and p.type == "chopper":
