@@ -245,9 +245,12 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
     return out
 
 
-#: One place a Piece may try to land: (landing slot, the slots passed
-#: through before it, Move kind, the path: those slots then the landing).
-Try = tuple[int, tuple[int, ...], int, tuple[int, ...]]
+#: One place a Piece may try to land: (landing slot, the places passed
+#: through before it, Move kind, the path: their slots then the landing,
+#: the landing's Square, its ``land`` question code less carry and answer).
+#: A place passed through is (slot, Square, ``empty`` question code less
+#: the answer): what a ``_Reading`` notes, worked out once.
+Try = tuple[int, tuple[tuple[int, int, int], ...], int, tuple[int, ...], int, int]
 
 
 def _try_all(game: Game, p: Piece, kn: Knowledge, tries: tuple[Try, ...], passenger: Piece | None, twice: bool,
@@ -269,27 +272,27 @@ def _try_all(game: Game, p: Piece, kn: Knowledge, tries: tuple[Try, ...], passen
     alone = [p]
     alone_ok = passenger is None or not _stranded(passenger)
     landed: set[tuple[int, bool]] | None = set() if twice else None
-    for dest, passing, kind, path in tries:
-        for s in passing:
+    for dest, passing, kind, path, dsq, code in tries:
+        for s, ssq, asked in passing:
             # kn.empty(s), inline.
-            note(s // 3)
+            note(ssq)
             ids = board[s]
             free = not ids or hidden.issuperset(ids)
-            log(s * 16 + _EMPTY * 4 + free)
+            log(asked + free)
             if not free:
                 break
         else:
             if alone_ok and (landed is None or (dest, False) not in landed):
                 # kn.land(dest, [p], kind), inline where the place is empty.
-                note(dest // 3)
-                base = dest - dest % 3
+                note(dsq)
+                base = dsq * 3
                 if board[dest] or len(board[base]) == 2 or len(board[base + 1]) == 2 or len(board[base + 2]) == 2:
                     ok = can_land(kn, dest, alone, kind)
                 else:
                     # Empty, and no mixed pair can bar its Square: only a
                     # capture needs something there.
                     ok = kind != CAPTURE_ONLY
-                log(dest * 16 + kind * 4 + ok)
+                log(code + ok)
                 if ok:
                     if landed is not None:
                         landed.add((dest, False))
@@ -316,7 +319,8 @@ def _noting(kn: Knowledge) -> tuple[Any, Any]:
 
 
 def _try_of(dest: int, passing: tuple[int, ...], kind: int) -> Try:
-    return (dest, passing, kind, passing + (dest,))
+    return (dest, tuple([(s, s // 3, s * 16 + _EMPTY * 4) for s in passing]), kind, passing + (dest,), dest // 3,
+            dest * 16 + kind * 4)
 
 
 @cache
@@ -861,7 +865,11 @@ def all_candidates(
             cands = moves_of(p)
             if cands:
                 result[p.id] = list(cands)
-        airborne = [p for p in game.pieces.values() if p.color == color and p.type == "chopper" and p.level == AIR]
+        # The side's airborne Choppers, among the Pieces away from the ground
+        # (Game.aloft; their order does not matter, only which can land).
+        pieces = game.pieces
+        airborne = [q for q in map(pieces.__getitem__, game.aloft)
+                    if q.color == color and q.type == "chopper" and q.level == AIR]
     elif old is not None and not touched:
         # Nothing touched since the entries were made (more than half the
         # listings: a Fire or a Pick-up since the last one). Every change to
