@@ -881,8 +881,10 @@ def all_candidates(
         # Pieces need not be walked. An airborne Chopper is such an entry's.
         made = old
         result = {pid: e[1] if shared else list(e[1]) for pid, e in old.items() if e[1]}
-        for pid, e in old.items():
-            if e[0].level == AIR and e[0].type == "chopper" and pid in result:
+        # An airborne Chopper is among the Pieces away from the ground
+        # (Game.aloft, both sides: a few Pieces, not the side's entries).
+        for pid in game.aloft:
+            if pid in result and old[pid][0].level == AIR and old[pid][0].type == "chopper":
                 result = {i: c for i, c in result.items() if old[i][0].level == AIR and old[i][0].type == "chopper"}
                 break
     else:
@@ -891,19 +893,19 @@ def all_candidates(
         # goes to renew, its questions asked again.
         get = old.get if old is not None else {}.get
         isdisjoint = touched.isdisjoint
-        for p in game.pieces.values():
+        for pid, p in game.pieces.items():
             if p.color != color:
                 continue
-            e = get(p.id)
+            e = get(pid)
             if e is not None and isdisjoint(e[2]) and (e[0] is p or same_moves(e[0], p)):
                 if e[0] is not p:
                     e = (p, *e[1:])
-                made[p.id] = e
+                made[pid] = e
                 cands = e[1]
             else:
                 cands = renew(p, e)
             if cands:
-                result[p.id] = cands if shared else list(cands)
+                result[pid] = cands if shared else list(cands)
             if p.level == AIR and p.type == "chopper":
                 airborne.append(p)
     if airborne:
