@@ -717,9 +717,10 @@ def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]
                 return False
     pair: list[Piece] | None = None
     for code in codes:
-        slot = code >> 4
-        if slot // 3 not in touched:
+        # The question's Square is its slot (code >> 4) // 3: code // 48.
+        if code // 48 not in touched:
             continue
+        slot = code >> 4
         kind = code >> 2 & 3
         if kind == _EMPTY:
             if kn.empty(slot) != code & 1:
