@@ -639,8 +639,9 @@ class _Reading(Knowledge):
     gets the same Moves, since the rules ask nothing else of other Squares
     (``known`` serves only a Dozer's dozings, which look at the colours of
     what is seen; ``can_land`` and ``mixed_square`` read the board directly,
-    so their own reads are not noted twice). ``empty`` and ``land``, nearly all of them, are
-    kept as small numbers (see ``_EMPTY``): a game keeps many entries.
+    so their own reads are not noted twice). ``empty`` and ``land``, nearly
+    all of them, are kept as small numbers (see ``_EMPTY``): a game keeps
+    many entries; ``_try_all`` and ``_chopper`` note most of them inline.
     """
 
     __slots__ = ("reads", "log", "extra")
