@@ -131,8 +131,9 @@ def mixed_square(kn: Knowledge, sq: int) -> bool:
 def can_land(kn: Knowledge, slot: int, movers: list[Piece], kind: int) -> bool:
     """May ``movers`` (a Piece and its passenger) land on ``slot`` as known?
 
-    ``kn`` is a plain :class:`Knowledge` (its ``known`` is read inline here;
-    a ``_Reading`` asks this on its ``plain`` one)."""
+    ``kn`` is read for its board, side and hidden Pieces only, never through
+    its methods (its ``known`` is read inline here): a ``_Reading`` passed
+    in notes nothing, as a plain :class:`Knowledge` would not."""
     game = kn.game
     board = game.board
     ids = board[slot]
@@ -209,47 +210,20 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
         return []
     t = p.type
     opts = game.options
-    movement = opts["movement"]
     out: list[Candidate] = []
     sq = p.sq
     lv = p.level
-    color = p.color
-
-    # Where two paths reach one landing (the secondary government Piece), the
-    # first open one is kept: the Move is the same, only its route differs.
-    landed: set[tuple[int, bool]] = set()
-
     # The passenger (the same for every destination: nothing changes the
-    # board while the Moves are listed), and whether the carrier may leave it.
-    passenger = _passenger(game, p)
-    alone_ok = passenger is None or not _stranded(passenger)
-    alone = [p]
-    pid = p.id
-
-    def simple(dest_slot: int, passing: tuple[int, ...], kind: int, carrier_flies: bool = False) -> None:
-        for s in passing:
-            if not kn.empty(s):
-                return
-        if alone_ok and (dest_slot, False) not in landed:
-            if kn.land(dest_slot, alone, kind):
-                landed.add((dest_slot, False))
-                # Candidate(pid, path, kind), without the namedtuple's call.
-                out.append(_new(Candidate, (pid, passing + (dest_slot,), kind, None, (), (), False)))
-        if (
-            passenger is not None
-            and (dest_slot, True) not in landed
-            and _carry_allowed(game, passenger, dest_slot % 3, carrier_flies)
-            and kn.land(dest_slot, [p, passenger], kind)
-        ):
-            landed.add((dest_slot, True))
-            out.append(Candidate(p.id, passing + (dest_slot,), kind, carry=passenger.id))
+    # board while the Moves are listed).
+    passenger = _passenger(game, p) if t in CARRIERS else None
 
     if t in PAWNS:
-        _pawn(game, p, kn, out)
-    elif t in PRIMARY or t in ("dozer", "destroyer", "aaa"):
-        kind = COMBAT if t in PRIMARY else PEACEFUL
-        for d in neighbours(sq):
-            simple(_slot(d, lv), (), kind)
+        if lv == GROUND:
+            movement = opts["movement"]
+            pawn_movement = "" if movement in ("weaponized", "standard_chess") else opts["pawn_movement"]
+            _try_all(game, p, kn, _pawn_steps(movement, pawn_movement, p.color, sq, p.moved), None, False, out)
+    elif t in PRIMARY or t in NON_COMBAT:
+        _try_all(game, p, kn, _step_tries(sq, lv, COMBAT if t in PRIMARY else PEACEFUL), None, False, out)
         if t == "dozer" and lv == GROUND:
             out.extend(_dozings(game, p, kn))
     elif t in ("tank", "cleric") or t in SECONDARY:
@@ -257,69 +231,149 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
             ranges = (opts["queen_tank_range"], opts["queen_cleric_range"])
         else:
             ranges = (opts["tank_range"], opts["cleric_range"])
-        kind_name = t if t in ("tank", "cleric") else "queen"
-        for path in board_paths(kind_name, movement, p.hand, color, sq, ranges):
-            slots = tuple(_slot(s, lv) for s in path)
-            simple(slots[-1], slots[:-1], COMBAT)
+        tries, twice = _path_tries(t if t in ("tank", "cleric") else "queen", opts["movement"], p.hand, p.color, sq,
+                                   ranges, lv)
+        _try_all(game, p, kn, tries, passenger, twice, out)
     elif t == "sub":
-        combat = COMBAT if opts["sub_jet_combat"] else PEACEFUL
-        for d in neighbours(sq):
-            simple(_slot(d, lv), (), combat)
-        simple(_slot(sq, SUB if lv == GROUND else GROUND), (), combat, carrier_flies=False)
+        _try_all(game, p, kn, _sub_tries(sq, lv, COMBAT if opts["sub_jet_combat"] else PEACEFUL), passenger, False,
+                 out)
     elif t == "jet":
-        combat = COMBAT if opts["sub_jet_combat"] else PEACEFUL
-        if lv == GROUND:
-            simple(_slot(sq, AIR), (), combat)
-        else:
-            simple(_slot(sq, GROUND), (), combat)
-            for one, two in _jet_flights(color, sq):
-                simple(one, (), combat)
-                if two is not None:
-                    # The second Square of a Jet's flight never takes.
-                    simple(two, (one,), PEACEFUL)
+        _try_all(game, p, kn, _jet_tries(p.color, sq, lv, COMBAT if opts["sub_jet_combat"] else PEACEFUL), passenger,
+                 False, out)
     elif t == "chopper":
         _chopper(game, p, kn, out)
     return out
 
 
+#: One place a Piece may try to land: (landing slot, the places passed
+#: through before it, Move kind, the path: their slots then the landing,
+#: the landing's Square, its ``land`` question code less carry and answer).
+#: A place passed through is (slot, Square, ``empty`` question code less
+#: the answer): what a ``_Reading`` notes, worked out once.
+Try = tuple[int, tuple[tuple[int, int, int], ...], int, tuple[int, ...], int, int]
+
+
+def _try_all(game: Game, p: Piece, kn: Knowledge, tries: tuple[Try, ...], passenger: Piece | None, twice: bool,
+             out: list[Candidate]) -> None:
+    """Adds the Moves of ``p`` to each of ``tries`` in order: each place
+    passed through must look empty, then the Piece lands alone (unless its
+    passenger is stranded without it) and with its passenger (where the
+    passenger may come along), each where ``can_land`` allows. ``twice``:
+    some landing comes more than once (the secondary government Piece's
+    paths); the first open path to it is kept, the Move is the same.
+
+    ``empty`` and ``can_land`` for the lone Piece are asked inline (most
+    of a listing's questions), noted in a ``_Reading`` as its own methods
+    note them (a plain Knowledge notes nothing)."""
+    board = game.board
+    hidden = kn.hidden
+    note, log = _noting(kn)
+    pid = p.id
+    alone = [p]
+    alone_ok = passenger is None or not _stranded(passenger)
+    landed: set[tuple[int, bool]] | None = set() if twice else None
+    for dest, passing, kind, path, dsq, code in tries:
+        for s, ssq, asked in passing:
+            # kn.empty(s), inline.
+            note(ssq)
+            ids = board[s]
+            free = not ids or hidden.issuperset(ids)
+            log(asked + free)
+            if not free:
+                break
+        else:
+            if alone_ok and (landed is None or (dest, False) not in landed):
+                # kn.land(dest, [p], kind), inline where the place is empty.
+                note(dsq)
+                base = dsq * 3
+                if board[dest] or len(board[base]) == 2 or len(board[base + 1]) == 2 or len(board[base + 2]) == 2:
+                    ok = can_land(kn, dest, alone, kind)
+                else:
+                    # Empty, and no mixed pair can bar its Square: only a
+                    # capture needs something there.
+                    ok = kind != CAPTURE_ONLY
+                log(code + ok)
+                if ok:
+                    if landed is not None:
+                        landed.add((dest, False))
+                    # Candidate(pid, path, kind), without the namedtuple's call.
+                    out.append(_new(Candidate, (pid, path, kind, None, (), (), False)))
+            if (
+                passenger is not None
+                and (landed is None or (dest, True) not in landed)
+                and _carry_allowed(game, passenger, dest % 3, False)
+                and kn.land(dest, [p, passenger], kind)
+            ):
+                if landed is not None:
+                    landed.add((dest, True))
+                out.append(_new(Candidate, (pid, path, kind, passenger.id, (), (), False)))
+
+
+def _noting(kn: Knowledge) -> tuple[Any, Any]:
+    """Where the questions asked inline are noted: a ``_Reading``'s Squares
+    read and question log, as its own methods note them; nowhere for a
+    plain Knowledge."""
+    if type(kn) is _Reading:
+        return kn.reads.add, kn.log.append
+    return set().add, [].append
+
+
+def _try_of(dest: int, passing: tuple[int, ...], kind: int) -> Try:
+    return (dest, tuple([(s, s // 3, s * 16 + _EMPTY * 4) for s in passing]), kind, passing + (dest,), dest // 3,
+            dest * 16 + kind * 4)
+
+
 @cache
-def _jet_flights(color: str, sq: int) -> tuple[tuple[int, int | None], ...]:
-    """The air places of an airborne Jet's flights from ``sq``, one king step
-    and (None where it leaves the board) two, in the order they are tried
-    (memoized: geometry only)."""
-    out = []
+def _step_tries(sq: int, lv: int, kind: int) -> tuple[Try, ...]:
+    """A king step to each neighbouring Square at level ``lv`` (memoized:
+    geometry only)."""
+    return tuple([_try_of(_slot(d, lv), (), kind) for d in neighbours(sq)])
+
+
+@cache
+def _sub_tries(sq: int, lv: int, kind: int) -> tuple[Try, ...]:
+    """A Sub's king steps, then the other of its levels on its own Square."""
+    return _step_tries(sq, lv, kind) + (_try_of(_slot(sq, SUB if lv == GROUND else GROUND), (), kind),)
+
+
+@cache
+def _path_tries(kind_name: str, movement: str, hand: str | None, color: str, sq: int, ranges: tuple[int, int],
+                lv: int) -> tuple[tuple[Try, ...], bool]:
+    """A Tank's, Cleric's or secondary government Piece's ``board_paths`` at
+    level ``lv``, and whether a landing comes more than once (memoized:
+    geometry only)."""
+    tries = []
+    for path in board_paths(kind_name, movement, hand, color, sq, ranges):
+        slots = tuple([_slot(s, lv) for s in path])
+        tries.append(_try_of(slots[-1], slots[:-1], COMBAT))
+    return tuple(tries), len({t[0] for t in tries}) < len(tries)
+
+
+@cache
+def _jet_tries(color: str, sq: int, lv: int, kind: int) -> tuple[Try, ...]:
+    """A Jet on the ground takes off; aloft it lands on its own Square or
+    flies one king step, or two where the second Square is never taken
+    (kind PEACEFUL) and the first is passed through (memoized: geometry only)."""
+    if lv == GROUND:
+        return (_try_of(_slot(sq, AIR), (), kind),)
+    tries = [_try_of(_slot(sq, GROUND), (), kind)]
     for f, r in KING_STEPS:
         one = offset(color, sq, f, r)
         if one is None:
             continue
+        tries.append(_try_of(_slot(one, AIR), (), kind))
         two = offset(color, sq, 2 * f, 2 * r)
-        out.append((_slot(one, AIR), None if two is None else _slot(two, AIR)))
-    return tuple(out)
-
-
-def _pawn(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
-    if p.level != GROUND:
-        return
-    opts = game.options
-    movement = opts["movement"]
-    pawn_movement = "" if movement in ("weaponized", "standard_chess") else opts["pawn_movement"]
-    alone = [p]
-    for squares, kind in _pawn_steps(movement, pawn_movement, p.color, p.sq, p.moved):
-        for s in squares[:-1]:
-            if not kn.empty(s):
-                break
-        else:
-            if kn.land(squares[-1], alone, kind):
-                out.append(_new(Candidate, (p.id, squares, kind, None, (), (), False)))
+        if two is not None:
+            tries.append(_try_of(_slot(two, AIR), (_slot(one, AIR),), PEACEFUL))
+    return tuple(tries)
 
 
 @cache
-def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: bool
-                ) -> tuple[tuple[tuple[int, ...], int], ...]:
+def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: bool) -> tuple[Try, ...]:
     """The ground places of each step a Pawn of ``color`` on ``sq`` may try,
     in the order tried, with its kind (memoized: geometry only; a step that
     leaves the board is left out)."""
-    out: list[tuple[tuple[int, ...], int]] = []
+    out: list[Try] = []
 
     def add(steps: tuple[tuple[int, int], ...], kind: int) -> None:
         squares = []
@@ -328,7 +382,7 @@ def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: b
             if s is None:
                 return
             squares.append(_slot(s, GROUND))
-        out.append((tuple(squares), kind))
+        out.append(_try_of(squares[-1], tuple(squares[:-1]), kind))
 
     if movement == "weaponized":
         for side in (-1, 1):
@@ -355,7 +409,9 @@ def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: b
 
 
 def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
-    movement = game.options["movement"]
+    board = game.board
+    hidden = kn.hidden
+    note, log = _noting(kn)
     sq = p.sq
     start: tuple[int, ...] = ()
     if p.level == GROUND:
@@ -364,15 +420,23 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             return
         start = (own_air,)
     passenger = _passenger(game, p)
-    empty = kn.empty
-    for dest_sq, routes, air_routes in _chopper_air(movement, p.hand or "right", p.color, sq):
+    alone_ok = passenger is None or not _stranded(passenger)
+    alone = [p]
+    pid = p.id
+    aloft = p.level == AIR
+    for dest_sq, routes, air_routes in _chopper_air(game.options["movement"], p.hand or "right", p.color, sq):
         # The open routes, each asked of Square by Square in order until one
         # is not empty (as all() over a generator asked them).
         open_routes = []
         first = None
         for route, air in zip(routes, air_routes, strict=True):
             for s in air:
-                if not empty(s):
+                # kn.empty(s), inline.
+                note(s // 3)
+                ids = board[s]
+                free = not ids or hidden.issuperset(ids)
+                log(s * 16 + _EMPTY * 4 + free)
+                if not free:
                     break
             else:
                 if first is None:
@@ -382,19 +446,26 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
             continue
         open_routes = tuple(open_routes)
         air_path = start + first
-        dest_air = _slot(dest_sq, AIR)
+        dest_air = dest_sq * 3 + AIR
         landings = [(dest_air, ())]
-        if p.level == AIR:
-            landings = [(_slot(dest_sq, GROUND), (dest_air,))]
-        elif empty(dest_air):
-            landings.append((_slot(dest_sq, GROUND), (dest_air,)))
+        if aloft:
+            landings = [(dest_sq * 3 + GROUND, (dest_air,))]
+        elif kn.empty(dest_air):
+            landings.append((dest_sq * 3 + GROUND, (dest_air,)))
         for dest, extra in landings:
             path = air_path + extra + (dest,)
-            if (passenger is None or not _stranded(passenger)) and kn.land(dest, [p], COMBAT):
-                out.append(_new(Candidate, (p.id, path, COMBAT, None, (), open_routes, False)))
+            if alone_ok:
+                # kn.land(dest, [p], COMBAT), inline where the place is empty.
+                note(dest_sq)
+                base = dest - dest % 3
+                ok = not (board[dest] or len(board[base]) == 2 or len(board[base + 1]) == 2
+                          or len(board[base + 2]) == 2) or can_land(kn, dest, alone, COMBAT)
+                log(dest * 16 + COMBAT * 4 + ok)
+                if ok:
+                    out.append(_new(Candidate, (pid, path, COMBAT, None, (), open_routes, False)))
             if passenger is not None and _carry_allowed(game, passenger, dest % 3, True):
                 if kn.land(dest, [p, passenger], COMBAT):
-                    out.append(_new(Candidate, (p.id, path, COMBAT, passenger.id, (), open_routes, False)))
+                    out.append(_new(Candidate, (pid, path, COMBAT, passenger.id, (), open_routes, False)))
 
 
 @cache
@@ -567,12 +638,13 @@ class _Reading(Knowledge):
     answers the questions about the Squares touched since in the same way
     gets the same Moves, since the rules ask nothing else of other Squares
     (``known`` serves only a Dozer's dozings, which look at the colours of
-    what is seen; ``land`` is asked on a plain Knowledge, so its own reads
-    are not noted twice). ``empty`` and ``land``, nearly all of them, are
-    kept as small numbers (see ``_EMPTY``): a game keeps many entries.
+    what is seen; ``can_land`` and ``mixed_square`` read the board directly,
+    so their own reads are not noted twice). ``empty`` and ``land``, nearly
+    all of them, are kept as small numbers (see ``_EMPTY``): a game keeps
+    many entries; ``_try_all`` and ``_chopper`` note most of them inline.
     """
 
-    __slots__ = ("reads", "log", "extra", "plain")
+    __slots__ = ("reads", "log", "extra")
 
     def __init__(self, game: Game, color: str, hidden: frozenset[int], sq: int) -> None:
         self.game = game
@@ -583,7 +655,6 @@ class _Reading(Knowledge):
         # (Square, question, answer): ``(slot,)`` for known(), ``(None, sq)``
         # for mixed().
         self.extra: list[tuple[int, Any, Any]] = []
-        self.plain = Knowledge(game, color, hidden)
 
     def known(self, slot: int) -> list[Piece]:
         sq = slot // 3
@@ -596,7 +667,7 @@ class _Reading(Knowledge):
 
     def mixed(self, sq: int) -> bool:
         self.reads.add(sq)
-        found = mixed_square(self.plain, sq)
+        found = mixed_square(self, sq)
         self.extra.append((sq, (None, sq), found))
         return found
 
@@ -613,7 +684,7 @@ class _Reading(Knowledge):
 
     def land(self, slot: int, movers: list[Piece], kind: int) -> bool:
         self.reads.add(slot // 3)
-        found = can_land(self.plain, slot, movers, kind)
+        found = can_land(self, slot, movers, kind)
         self.log.append(slot * 16 + kind * 4 + (2 if len(movers) > 1 else 0) + found)
         return found
 
@@ -647,9 +718,10 @@ def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]
                 return False
     pair: list[Piece] | None = None
     for code in codes:
-        slot = code >> 4
-        if slot // 3 not in touched:
+        # The question's Square is its slot (code >> 4) // 3: code // 48.
+        if code // 48 not in touched:
             continue
+        slot = code >> 4
         kind = code >> 2 & 3
         if kind == _EMPTY:
             if kn.empty(slot) != code & 1:
@@ -697,9 +769,11 @@ def _reusable(game: Game, color: str, hidden: frozenset[int]) -> tuple[dict[int,
 
 
 def _move_source(game: Game, color: str, hidden: frozenset[int]
-                 ) -> tuple[Any, dict[int, Any], dict[int, Any] | None, set[int]]:
+                 ) -> tuple[Any, Any, dict[int, Any], dict[int, Any] | None, set[int]]:
     """A function giving a Piece's candidate Moves, reusing the entries of
-    ``game.mcache`` that are still good, and the entries it made or kept.
+    ``game.mcache`` that are still good, one giving them for a Piece whose
+    entry (or None) read a touched Square or holds another Piece, and the
+    entries they made or kept.
 
     An entry is (Piece, Moves, Squares read, question codes, other questions,
     the other Pieces of its own place). It is still
@@ -715,32 +789,42 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
     isdisjoint = touched.isdisjoint
     plain: list[Knowledge] = []
 
-    def moves_of(p: Piece) -> list[Candidate]:
-        pid = p.id
-        e = made.get(pid)
-        if e is not None and e[0] is p:
+    def renew(p: Piece, e: tuple[Any, ...] | None) -> list[Candidate]:
+        if e is not None and (e[0] is p or same_moves(e[0], p)) and _same_answers(
+                plain[0] if plain else _first(plain, game, color, hidden), p, e, touched):
+            # A Square it read was touched, but every question asked of the
+            # touched Squares gets the same answer (its own place, read
+            # directly, counts as one): the Moves still hold.
+            made[p.id] = e if e[0] is p else (p, *e[1:])
             return e[1]
+        pid = p.id
         own = (p.row - 1) * SIZE + p.col - 1
-        if old is not None:
-            e = old.get(pid)
-            if e is not None and (e[0] is p or same_moves(e[0], p)):
-                # A Square it read was touched: the Moves still hold when
-                # every question asked of the touched Squares gets the same
-                # answer (its own place, read directly, counts as one).
-                if not touched or isdisjoint(e[2]) or _same_answers(
-                        plain[0] if plain else _first(plain, game, color, hidden), p, e, touched):
-                    made[pid] = e if e[0] is p else (p, *e[1:])
-                    return e[1]
         kn = _Reading(game, color, hidden, own)
         cands = piece_candidates(game, p, kn)
         # Kept small (a game holds an entry per Piece): the Squares read as
-        # bytes (each below 100), the question codes as an array.
-        pieces = game.pieces
-        made[pid] = (p, cands, bytes(sorted(kn.reads)), array("H", kn.log), tuple(kn.extra),
-                     tuple([pieces[i] for i in game.board[own * 3 + p.level] if i != pid]))
+        # bytes (each below 100; only ever tested for meeting the touched
+        # ones, so in no order), the question codes as an array. Mostly a
+        # Piece is alone in its place: no comprehension to run.
+        ids = game.board[own * 3 + p.level]
+        if len(ids) == 1 and ids[0] == pid:
+            others: tuple[Piece, ...] = ()
+        else:
+            pieces = game.pieces
+            others = tuple([pieces[i] for i in ids if i != pid])
+        made[pid] = (p, cands, bytes(kn.reads), array("H", kn.log), tuple(kn.extra), others)
         return cands
 
-    return moves_of, made, old, touched
+    def moves_of(p: Piece) -> list[Candidate]:
+        e = made.get(p.id)
+        if e is not None and e[0] is p:
+            return e[1]
+        e = old.get(p.id) if old is not None else None
+        if e is not None and (not touched or isdisjoint(e[2])) and (e[0] is p or same_moves(e[0], p)):
+            made[p.id] = e if e[0] is p else (p, *e[1:])
+            return e[1]
+        return renew(p, e)
+
+    return moves_of, renew, made, old, touched
 
 
 def _first(plain: list[Knowledge], game: Game, color: str, hidden: frozenset[int]) -> Knowledge:
@@ -766,11 +850,14 @@ def all_candidates(
     old: dict[int, Any] | None = None
     touched: set[int] = set()
     if CACHE_MOVES:
-        moves_of, made, old, touched = _move_source(game, color, hidden)
+        moves_of, renew, made, old, touched = _move_source(game, color, hidden)
     else:
         kn = Knowledge(game, color, hidden)
 
         def moves_of(p: Piece) -> list[Candidate]:
+            return piece_candidates(game, p, kn)
+
+        def renew(p: Piece, e: tuple[Any, ...] | None) -> list[Candidate]:
             return piece_candidates(game, p, kn)
 
     result = {}
@@ -780,7 +867,11 @@ def all_candidates(
             cands = moves_of(p)
             if cands:
                 result[p.id] = list(cands)
-        airborne = [p for p in game.pieces.values() if p.color == color and p.type == "chopper" and p.level == AIR]
+        # The side's airborne Choppers, among the Pieces away from the ground
+        # (Game.aloft; their order does not matter, only which can land).
+        pieces = game.pieces
+        airborne = [q for q in map(pieces.__getitem__, game.aloft)
+                    if q.color == color and q.type == "chopper" and q.level == AIR]
     elif old is not None and not touched:
         # Nothing touched since the entries were made (more than half the
         # listings: a Fire or a Pick-up since the last one). Every change to
@@ -792,26 +883,31 @@ def all_candidates(
         # Pieces need not be walked. An airborne Chopper is such an entry's.
         made = old
         result = {pid: e[1] if shared else list(e[1]) for pid, e in old.items() if e[1]}
-        for pid, e in old.items():
-            if e[0].level == AIR and e[0].type == "chopper" and pid in result:
+        # An airborne Chopper is among the Pieces away from the ground
+        # (Game.aloft, both sides: a few Pieces, not the side's entries).
+        for pid in game.aloft:
+            if pid in result and old[pid][0].level == AIR and old[pid][0].type == "chopper":
                 result = {i: c for i, c in result.items() if old[i][0].level == AIR and old[i][0].type == "chopper"}
                 break
     else:
         # moves_of, inlined for the whole side (this runs for every listing).
-        # Squares touched: each entry's are walked.
-        for p in game.pieces.values():
+        # Squares touched: each entry's are walked; an entry that read one
+        # goes to renew, its questions asked again.
+        get = old.get if old is not None else {}.get
+        isdisjoint = touched.isdisjoint
+        for pid, p in game.pieces.items():
             if p.color != color:
                 continue
-            e = old.get(p.id) if old is not None else None
-            if e is not None and touched.isdisjoint(e[2]) and (e[0] is p or same_moves(e[0], p)):
+            e = get(pid)
+            if e is not None and isdisjoint(e[2]) and (e[0] is p or same_moves(e[0], p)):
                 if e[0] is not p:
                     e = (p, *e[1:])
-                made[p.id] = e
+                made[pid] = e
                 cands = e[1]
             else:
-                cands = moves_of(p)
+                cands = renew(p, e)
             if cands:
-                result[p.id] = cands if shared else list(cands)
+                result[pid] = cands if shared else list(cands)
             if p.level == AIR and p.type == "chopper":
                 airborne.append(p)
     if airborne:
