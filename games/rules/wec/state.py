@@ -168,6 +168,11 @@ def _sides_without(sides: dict[str, tuple[int, ...]], color: str, pid: int) -> d
     return out
 
 
+#: The lists of the Turn dict that actions change in place (append to, or
+#: set an item of): ``Game.copy`` copies these only.
+_TURN_LISTS = ("fires", "actors", "sequence", "hits")
+
+
 def empty_turn() -> dict[str, Any]:
     """What the side to move has done so far this Turn."""
     return {"moved": False, "fires": [], "pickup": False, "drop": False, "exchange": False, "reinforce": False,
@@ -313,10 +318,14 @@ class Game:
         g.shared = self.shared = 3
         g.to_move = self.to_move
         g.turn_number = self.turn_number
+        # The Turn's lists that actions add to in place get their own copy;
+        # its other values (flags, the ``fallen`` list, which is only ever
+        # replaced) are shared.
         turn = g.turn = self.turn.copy()
-        for k, v in turn.items():
+        for k in _TURN_LISTS:
+            v = turn.get(k)
             if v.__class__ is list:
-                turn[k] = v[:]  # (same keys: the dict may be changed while walked)
+                turn[k] = v[:]
         g.projectiles = self.projectiles
         g.reinforcements = self.reinforcements
         g.locks = self.locks

@@ -94,71 +94,87 @@ def _sight_key(p: Piece) -> tuple[Any, ...]:
     return (p.id, p.type, p.color, p.row, p.col, p.level, p.articles)
 
 
-def hidden_after(before: Game, after: Game, color: str, same: bool | None = None) -> frozenset[int]:
-    """:func:`hidden_from` of ``after``, a game made from ``before`` by one
-    action: ``before``'s answer when :func:`same_sight` (``same``, if the
-    caller knows it), else worked out. The answer is kept on ``after`` (its
-    ``hidden_cache`` must be a dict)."""
-    cache = after.hidden_cache
-    found = cache.get(color)
-    if found is not None:
-        return found
-    if same is None:
-        same = same_sight(before, after)
-    if same:
-        found = hidden_from(before, color)
-    else:
-        found = _hidden_from(after, color)
-        was = hidden_from(before, color)
-        if found == was:
-            # The same set as before (nearly always for the acting side): the
-            # earlier object is kept, so that the Move cache's identity test
-            # (moves._move_source) still answers at once.
-            found = was
-    cache[color] = found
-    return found
-
-
 #: Piece types with Stealth of their own.
 _STEALTHY = frozenset(t for t, abilities in INHERENT.items() if "stealth" in abilities)
 
 
 def _hidden_from(game: Game, color: str) -> frozenset[int]:
+    return _hidden_sets(game, color)[0]
+
+
+def hidden_both(game: Game) -> tuple[frozenset[int], frozenset[int]]:
+    """(:func:`_hidden_from` of ``game`` for black, the same for white),
+    worked out in one pass over the special Pieces (``record`` needs both
+    whenever an action changed what sight reads)."""
+    return _hidden_sets(game, None)
+
+
+def _hidden_sets(game: Game, color: str | None) -> tuple[frozenset[int], frozenset[int]]:
+    """What ``color`` cannot see, first (the second is then not worked
+    out); with ``color`` None, what black cannot see and what white cannot."""
     opts = game.options
     stealth_on = opts["stealth_invisibility"]
     kings_too = opts["stealthed_kings"]
     sub_on = opts["submersion_invisibility"]
     in_range = opts["stealth_detect_in_range"]
     pieces = game.pieces
-    concealed = []
-    sonar = []
-    radar = []
+    # Per colour (black, white): its Pieces that may hide from the other
+    # side, and its finders (Torpedo Launchers, Anti-Stealths within range).
+    concealed: tuple[list[Piece], list[Piece]] = ([], [])
+    sonar: tuple[list[Piece], list[Piece]] = ([], [])
+    radar: tuple[list[Piece], list[Piece]] = ([], [])
     # Only the Pieces that may hide or find hidden ones (Game.special) matter;
-    # Piece.has is inlined (this runs twice for every action).
+    # Piece.has is inlined (this runs for every action that changes sight).
+    # With one colour asked for, its own Pieces are only finders and the
+    # enemy's only hide (what the other side sees is not worked out).
     for pid in game.special:
         p = pieces[pid]
-        if p.color == color:
+        side = p.color != "black"
+        if color is None or (p.color == color):
             inherent = INHERENT[p.type]
             arts = p.articles
             if "torpedo_launcher" in inherent or "torpedo_launcher" in arts:
-                sonar.append(p)
+                sonar[side].append(p)
             if in_range and ("anti_stealth" in inherent or "anti_stealth" in arts):
-                radar.append(p)
-        elif (p.level == SUB and sub_on) or (
+                radar[side].append(p)
+            if color is not None:
+                continue
+        if (p.level == SUB and sub_on) or (
             stealth_on
             and (p.type in _STEALTHY or "stealth" in p.articles)
             and (kings_too or p.type not in PRIMARY)
         ):
-            concealed.append(p)
+            concealed[side].append(p)
+    if color is not None:
+        # The one side asked for: the other side's Pieces hide from it.
+        mine = color != "black"
+        if not concealed[not mine]:
+            return _NONE, _NONE
+        return _unseen(game, color, concealed[not mine], sonar[mine], radar[mine], set(game.revealed)), _NONE
+    if not (concealed[0] or concealed[1]):
+        return _NONE, _NONE
+    # A sighting holds while the Piece stays where it was seen.
+    sighted = set(game.revealed)
+    return (_unseen(game, "black", concealed[True], sonar[False], radar[False], sighted),
+            _unseen(game, "white", concealed[False], sonar[True], radar[True], sighted))
+
+
+def _unseen(game: Game, color: str, concealed: list[Piece], sonar: list[Piece], radar: list[Piece],
+            sighted: set[tuple[int, int]]) -> frozenset[int]:
+    """Which of ``concealed`` (enemy Pieces that may hide) ``color``, with
+    those finders, does not see; ``sighted``, the game's sightings as a set."""
     if not concealed:
         return _NONE
+    opts = game.options
+    pieces = game.pieces
     locked = (
         {watched for watcher, watched in game.locks if watcher in pieces and pieces[watcher].color == color}
         if opts["stealth_lock_on"] and game.locks
         else set()
     )
-    # A sighting holds while the Piece stays where it was seen.
-    sighted = set(game.revealed)
+    stealth_on = opts["stealth_invisibility"]
+    kings_too = opts["stealthed_kings"]
+    sub_on = opts["submersion_invisibility"]
     s_range = opts["stealth_detection_range"]
     u_range = opts["submersion_detection_range"]
     hidden = set()
@@ -211,18 +227,29 @@ def sees_sub(game: Game, color: str, row: int, col: int) -> bool:
 
 MAX_MARKERS = 8
 
+#: Read as an empty ``hidden_cache`` (a game still being built has None).
+_NO_CACHE: dict[str, frozenset[int]] = {}
+
 
 def update_markers(before: Game, after: Game) -> None:
     """Keep each side's "continue to see" markers: where an enemy Piece it saw
     went out of sight. A marker of a type goes once that side sees one more
     enemy Piece of that type than before (it may be the one that vanished).
     Everything here is what that side itself saw, so markers leak nothing."""
+    # hidden_from, its kept answers read here (both games keep both sides'
+    # sets once ``record`` has run: a call each saved).
+    cache_after = after.hidden_cache or _NO_CACHE
+    cache_before = before.hidden_cache or _NO_CACHE
     for color in ("black", "white"):
-        ha = hidden_from(after, color)
+        ha = cache_after.get(color)
+        if ha is None:
+            ha = hidden_from(after, color)
         old = after.markers[color]
         if not old and not ha:
             continue
-        hb = hidden_from(before, color)
+        hb = cache_before.get(color)
+        if hb is None:
+            hb = hidden_from(before, color)
         if ha == hb and before.census == after.census and len(old) <= MAX_MARKERS:
             # Nobody came into or went out of sight, and no Piece was added,
             # removed or converted: the markers stay as they are.
