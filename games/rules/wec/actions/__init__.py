@@ -57,7 +57,7 @@ def apply(game: Game, action: dict[str, Any]) -> Game:
         raise IllegalAction(f"unknown action type {kind!r}")
     if game.result:
         raise IllegalAction("the game is over")
-    if kind != "end_turn" and turn_over(game):
+    if kind != "end_turn" and game.turn.get("fallen"):  # turn_over(game), inlined
         raise IllegalAction("a primary government piece has fallen: only ending the Turn remains")
     if kind == "move":
         g = apply_move(game, action)
@@ -81,7 +81,7 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
     track_reinforcements(g)
     # Settled here: the next action's aftermath looks only where it touches.
     g.calm = len(g.touched)
-    record(game, g, entry.pop("action"), events, **entry)
+    record(game, g, entry.pop("action"), events, entry)
     settle_since(game, g, game.to_move)
     return g
 

@@ -125,6 +125,6 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
     track_reinforcements(g)
     # Settled here: the next action's aftermath looks only where it touches.
     g.calm = len(g.touched)
-    record(game, g, move_action(game, cand), events, actor=describe(game.pieces[cand.piece]))
+    record(game, g, move_action(game, cand), events, {"actor": describe(game.pieces[cand.piece])})
     settle_since(game, g, color)
     return g

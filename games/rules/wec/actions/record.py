@@ -68,13 +68,17 @@ def turn_over(game: Game) -> bool:
     return bool(game.turn.get("fallen"))
 
 
-def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> None:
+def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str, Any]], extra: dict[str, Any]) -> None:
     """Log an action of the Turn in progress with who saw what of it.
 
     ``public`` (on the entry and on each event) says whether the enemy of the
     acting side may read it; ``own`` (on events) whether the acting side may.
     Censored history keeps only those; together they make sure a history
     tells a side nothing its view does not.
+
+    ``extra`` holds the entry's other fields (``actor``, ``other``,
+    ``target``), in the order the entry lists them; ``public`` is added to
+    it (the dict becomes part of the entry: a fresh one from each caller).
     """
     # Logging is the last step of every action: the pieces, locks and
     # sightings are final, so the game's hidden sets may be kept from here on
