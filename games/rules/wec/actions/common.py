@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import ARTICLE_TYPES, KING_STEPS, LEVEL_INDEX, LEVELS, SIZE, slot_of
+from ..constants import ARTICLE_TYPES, KING_STEPS, LEVEL_INDEX, LEVELS, SIZE
 from ..state import Game, Piece
 
 
@@ -89,6 +89,12 @@ def read_square(value: Any, what: str) -> tuple[int, int]:
 
 def read_direction(value: Any) -> tuple[int, int]:
     """An action's ``direction``: a king step as (row step, column step)."""
+    if value.__class__ is list and len(value) == 2:
+        # The usual form, two plain ints (a listed Fire's), accepted without
+        # the generic checks below (which decide everything else).
+        dr, dc = value
+        if dr.__class__ is int and dc.__class__ is int and -1 <= dr <= 1 and -1 <= dc <= 1 and (dr or dc):
+            return dr, dc
     if (
         not isinstance(value, (list, tuple))
         or len(value) != 2
@@ -113,7 +119,8 @@ def acting_piece(game: Game, action: dict[str, Any], key: str = "from", piece_ke
     row, col, level = read_place(action.get(key), key)
     color = game.to_move
     pieces = game.pieces
-    own = [pieces[i] for i in game.board[slot_of(row, col, level)] if pieces[i].color == color]
+    # slot_of, inlined.
+    own = [pieces[i] for i in game.board[((row - 1) * SIZE + col - 1) * 3 + level] if pieces[i].color == color]
     if not own:
         raise illegal(f"you have no piece at ({row}, {col}, {LEVELS[level]})")
     wanted = action.get(piece_key)
