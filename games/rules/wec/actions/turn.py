@@ -209,7 +209,7 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
     # the Squares touched are read as a set).
     pieces = game.pieces
     for pid, q in [(i, q) for i in game.sides[color] if (q := pieces[i]).cooldowns or q.stun]:
-        cooldowns = tuple((k, v - 1) for k, v in q.cooldowns if v > 1)
+        cooldowns = tuple([(k, v - 1) for k, v in q.cooldowns if v > 1])
         if q.stun:
             game.update(pid, stun=max(0, q.stun - 1), cooldowns=cooldowns)
         else:
