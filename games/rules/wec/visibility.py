@@ -96,6 +96,9 @@ def _sight_key(p: Piece) -> tuple[Any, ...]:
 
 #: Piece types with Stealth of their own.
 _STEALTHY = frozenset(t for t, abilities in INHERENT.items() if "stealth" in abilities)
+#: Piece types with a Torpedo Launcher, and with an Anti-Stealth, of their own.
+_SONAR = frozenset(t for t, abilities in INHERENT.items() if "torpedo_launcher" in abilities)
+_RADAR = frozenset(t for t, abilities in INHERENT.items() if "anti_stealth" in abilities)
 
 
 def _hidden_from(game: Game, color: str) -> frozenset[int]:
@@ -131,11 +134,11 @@ def _hidden_sets(game: Game, color: str | None) -> tuple[frozenset[int], frozens
         p = pieces[pid]
         side = p.color != "black"
         if color is None or (p.color == color):
-            inherent = INHERENT[p.type]
+            kind = p.type
             arts = p.articles
-            if "torpedo_launcher" in inherent or "torpedo_launcher" in arts:
+            if kind in _SONAR or "torpedo_launcher" in arts:
                 sonar[side].append(p)
-            if in_range and ("anti_stealth" in inherent or "anti_stealth" in arts):
+            if in_range and (kind in _RADAR or "anti_stealth" in arts):
                 radar[side].append(p)
             if color is not None:
                 continue
@@ -220,9 +223,13 @@ def sees_sub(game: Game, color: str, row: int, col: int) -> bool:
     # state.is_special): only those need looking at.
     for pid in game.special:
         p = pieces[pid]
-        if p.color == color and p.has("torpedo_launcher") and max(abs(p.row - row), abs(p.col - col)) <= reach:
+        # (Piece.has inlined.)
+        if p.color == color and (p.type in _SONAR or "torpedo_launcher" in p.articles) and max(
+                abs(p.row - row), abs(p.col - col)) <= reach:
             return True
     return False
+
+
 
 
 MAX_MARKERS = 8
