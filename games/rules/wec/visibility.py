@@ -122,8 +122,11 @@ def _hidden_sets(game: Game, color: str | None) -> tuple[frozenset[int], frozens
     in_range = opts["stealth_detect_in_range"]
     pieces = game.pieces
     # Per colour (black, white): its Pieces that may hide from the other
-    # side, and its finders (Torpedo Launchers, Anti-Stealths within range).
-    concealed: tuple[list[Piece], list[Piece]] = ([], [])
+    # side, Stealthed ones (is_stealthed) and the others at sub level apart,
+    # and its finders (Torpedo Launchers; Anti-Stealths, which find within
+    # range only with that option).
+    stealthy: tuple[list[Piece], list[Piece]] = ([], [])
+    submerged: tuple[list[Piece], list[Piece]] = ([], [])
     sonar: tuple[list[Piece], list[Piece]] = ([], [])
     radar: tuple[list[Piece], list[Piece]] = ([], [])
     # Only the Pieces that may hide or find hidden ones (Game.special) matter;
@@ -132,72 +135,75 @@ def _hidden_sets(game: Game, color: str | None) -> tuple[frozenset[int], frozens
     # enemy's only hide (what the other side sees is not worked out).
     for pid in game.special:
         p = pieces[pid]
+        kind = p.type
+        arts = p.articles
         side = p.color != "black"
-        if color is None or (p.color == color):
-            kind = p.type
-            arts = p.articles
-            if kind in _SONAR or "torpedo_launcher" in arts:
+        if color is None or p.color == color:
+            if kind in _SONAR or (arts and "torpedo_launcher" in arts):
                 sonar[side].append(p)
-            if in_range and (kind in _RADAR or "anti_stealth" in arts):
+            if in_range and (kind in _RADAR or (arts and "anti_stealth" in arts)):
                 radar[side].append(p)
             if color is not None:
                 continue
-        if (p.level == SUB and sub_on) or (
-            stealth_on
-            and (p.type in _STEALTHY or "stealth" in p.articles)
-            and (kings_too or p.type not in PRIMARY)
-        ):
-            concealed[side].append(p)
+        if stealth_on and (kind in _STEALTHY or (arts and "stealth" in arts)) and (kings_too or kind not in PRIMARY):
+            stealthy[side].append(p)
+        elif sub_on and p.level == SUB:
+            submerged[side].append(p)
     if color is not None:
         # The one side asked for: the other side's Pieces hide from it.
         mine = color != "black"
-        if not concealed[not mine]:
+        if not (stealthy[not mine] or submerged[not mine]):
             return _NONE, _NONE
-        return _unseen(game, color, concealed[not mine], sonar[mine], radar[mine], set(game.revealed)), _NONE
-    if not (concealed[0] or concealed[1]):
+        return _unseen(game, color, stealthy[not mine], submerged[not mine], sonar[mine], radar[mine],
+                       set(game.revealed)), _NONE
+    if not (stealthy[0] or stealthy[1] or submerged[0] or submerged[1]):
         return _NONE, _NONE
     # A sighting holds while the Piece stays where it was seen.
     sighted = set(game.revealed)
-    return (_unseen(game, "black", concealed[True], sonar[False], radar[False], sighted),
-            _unseen(game, "white", concealed[False], sonar[True], radar[True], sighted))
+    return (_unseen(game, "black", stealthy[True], submerged[True], sonar[False], radar[False], sighted),
+            _unseen(game, "white", stealthy[False], submerged[False], sonar[True], radar[True], sighted))
 
 
-def _unseen(game: Game, color: str, concealed: list[Piece], sonar: list[Piece], radar: list[Piece],
-            sighted: set[tuple[int, int]]) -> frozenset[int]:
-    """Which of ``concealed`` (enemy Pieces that may hide) ``color``, with
-    those finders, does not see; ``sighted``, the game's sightings as a set."""
-    if not concealed:
+def _unseen(game: Game, color: str, stealthy: list[Piece], submerged: list[Piece], sonar: list[Piece],
+            radar: list[Piece], sighted: set[tuple[int, int]]) -> frozenset[int]:
+    """Which of the enemy Pieces that may hide, ``stealthy`` (Stealthed, at
+    any level) and ``submerged`` (at sub level only), ``color`` does not see
+    with those finders; ``sighted``, the game's sightings as a set."""
+    if not (stealthy or submerged):
         return _NONE
     opts = game.options
-    pieces = game.pieces
-    locked = (
-        {watched for watcher, watched in game.locks if watcher in pieces and pieces[watcher].color == color}
-        if opts["stealth_lock_on"] and game.locks
-        else set()
-    )
-    stealth_on = opts["stealth_invisibility"]
-    kings_too = opts["stealthed_kings"]
-    sub_on = opts["submersion_invisibility"]
-    s_range = opts["stealth_detection_range"]
-    u_range = opts["submersion_detection_range"]
     hidden = set()
-    for p in concealed:
-        if sighted and (p.id, ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level) in sighted:
-            continue
-        # is_stealthed, inlined; each way of being seen is worked out only
-        # where it decides.
-        stealth = stealth_on and (p.type in _STEALTHY or "stealth" in p.articles) and (
-            kings_too or p.type not in PRIMARY)
-        if stealth:
-            seen = p.id in locked or _any_near(radar, p, s_range)
+    if submerged:
+        # Submersion is countered only by a Torpedo Launcher within range.
+        u_range = opts["submersion_detection_range"]
+        for p in submerged:
+            if sighted and (p.id, ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level) in sighted:
+                continue
+            if not (sonar and _any_near(sonar, p, u_range)):
+                hidden.add(p.id)
+    if stealthy:
+        pieces = game.pieces
+        locked = (
+            {watched for watcher, watched in game.locks if watcher in pieces and pieces[watcher].color == color}
+            if opts["stealth_lock_on"] and game.locks
+            else _NONE
+        )
+        s_range = opts["stealth_detection_range"]
+        sub_on = opts["submersion_invisibility"]
+        for p in stealthy:
+            if sighted and (p.id, ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level) in sighted:
+                continue
+            # Stealth is countered by a lock-on or an Anti-Stealth within
+            # range; at sub level the dominance option weighs in a Torpedo
+            # Launcher too (each way of being seen worked out only where it
+            # decides).
+            seen = p.id in locked or bool(radar and _any_near(radar, p, s_range))
             if p.level == SUB and sub_on:
-                sub_seen = _any_near(sonar, p, u_range)
+                sub_seen = bool(sonar and _any_near(sonar, p, opts["submersion_detection_range"]))
                 seen = sub_seen if opts["dominance"] == "submersion" else (sub_seen and seen)
-        else:
-            seen = _any_near(sonar, p, u_range)
-        if not seen:
-            hidden.add(p.id)
-    return frozenset(hidden)
+            if not seen:
+                hidden.add(p.id)
+    return frozenset(hidden) if hidden else _NONE
 
 
 def _any_near(finders: list[Piece], p: Piece, distance: int) -> bool:

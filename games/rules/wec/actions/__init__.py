@@ -75,12 +75,20 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
     g = game.copy()
     events: list[dict[str, Any]] = []
     entry = handler(g, action, events)
-    settle_stranded(g, events)
-    prune_locks(g)
-    prune_revealed(g)
-    track_reinforcements(g)
-    # Settled here: the next action's aftermath looks only where it touches.
-    g.calm = len(g.touched)
+    if g.calm == len(g.touched):
+        # Settled before (Game.calm) and nothing touched since (a Pick-up,
+        # Drop or Exchange, a Fire that hit nothing): no passenger can be
+        # stranded, no sighting lapse, no reinforcement change (the three
+        # below would return at once); a lock-on still may (its watcher gave
+        # its Anti-Stealth away).
+        prune_locks(g)
+    else:
+        settle_stranded(g, events)
+        prune_locks(g)
+        prune_revealed(g)
+        track_reinforcements(g)
+        # Settled here: the next action's aftermath looks only where it touches.
+        g.calm = len(g.touched)
     record(game, g, entry.pop("action"), events, entry)
     settle_since(game, g, game.to_move)
     return g
