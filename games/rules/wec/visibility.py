@@ -72,9 +72,12 @@ def same_sight(before: Game, after: Game, pieces_alike: bool = False) -> bool:
         if not _watchers_alike(old, new, after.locks):
             return False
     if after.revealed != before.revealed:
-        # Only the sightings of the Pieces that may hide are read.
-        if {r for r in after.revealed if r[0] in special} != {r for r in before.revealed if r[0] in special}:
-            return False
+        # Only the sightings of the Pieces that may hide are read: alike when
+        # none of the sightings only one game has is one of theirs (the two
+        # sets, each cut down to those Pieces, are then equal).
+        for r in set(after.revealed).symmetric_difference(before.revealed):
+            if r[0] in special:
+                return False
     return True
 
 
@@ -253,6 +256,21 @@ def update_markers(before: Game, after: Game) -> None:
     # sets once ``record`` has run: a call each saved).
     cache_after = after.hidden_cache or _NO_CACHE
     cache_before = before.hidden_cache or _NO_CACHE
+    markers_after = after.markers
+    if (
+        before.census == after.census
+        and (seen := cache_after.get("black")) is not None
+        and seen is cache_before.get("black")
+        and (seen := cache_after.get("white")) is not None
+        and seen is cache_before.get("white")
+        and len(markers_after["black"]) <= MAX_MARKERS
+        and len(markers_after["white"]) <= MAX_MARKERS
+    ):
+        # Both sides' sets kept as the same objects (``record`` keeps the
+        # earlier object whenever a set comes out equal) and no Piece added,
+        # removed or converted: for each side the loop below would go on at
+        # once (most actions).
+        return
     for color in ("black", "white"):
         ha = cache_after.get(color)
         if ha is None:
@@ -276,11 +294,16 @@ def update_markers(before: Game, after: Game) -> None:
         if old:
             kinds = {m[1] for m in old}
             counts = [0, 0]
+            # The enemy Pieces it sees, of the markers' types, before and
+            # after: the enemy's are its side's ids (Game.sides).
+            enemy = "white" if color == "black" else "black"
             for n, (game, hidden) in enumerate(((before, hb), (after, ha))):
                 tally: dict[str, int] = {}
-                for p in game.pieces.values():
-                    if p.color != color and p.type in kinds and p.id not in hidden:
-                        tally[p.type] = tally.get(p.type, 0) + 1
+                pieces = game.pieces
+                for pid in game.sides[enemy]:
+                    kind = pieces[pid].type
+                    if kind in kinds and pid not in hidden:
+                        tally[kind] = tally.get(kind, 0) + 1
                 counts[n] = tally
             for kind in kinds:
                 extra = counts[1].get(kind, 0) - counts[0].get(kind, 0)

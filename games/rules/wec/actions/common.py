@@ -47,6 +47,15 @@ def dist(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 def read_place(value: Any, what: str) -> tuple[int, int, int]:
     """An action's ``[row, col, level]`` field as (row, col, level index)."""
+    if value.__class__ is list and len(value) == 3:
+        # The usual form (a listed action's): plain ints on the board and a
+        # level name, accepted at once; anything else goes through the
+        # checks below, which decide it (and word the error).
+        row, col, level = value
+        if row.__class__ is int and col.__class__ is int and 1 <= row <= SIZE and 1 <= col <= SIZE:
+            index = LEVEL_INDEX.get(level)
+            if index is not None:
+                return row, col, index
     # The checks in the order they always ran (a level is looked up only
     # once row and column are whole numbers), without a generator: every
     # applied action reads a place or two.

@@ -113,16 +113,24 @@ def prune_revealed(g: Game) -> None:
         # A sighting (id, slot) holds while that Piece is at that slot: while
         # the board lists the id there (the board primitives keep the two
         # alike), which is cheaper to ask than working the Piece's slot out.
-        # (A loaded document's sighting may name a slot off the board: it
-        # never holds.)
         board = g.board
         slots = len(board)
-        for pid, slot in revealed:
-            if not (0 <= slot < slots and pid in board[slot]):
-                break
+        if since is not None:
+            # Settled before: every sighting held then, so its slot is on the board.
+            for pid, slot in revealed:
+                if pid not in board[slot]:
+                    break
+            else:
+                # All still hold (most of the time): nothing is rebuilt.
+                return
         else:
-            # All still hold (most of the time): nothing is rebuilt.
-            return
+            # (A loaded document's sighting may name a slot off the board: it
+            # never holds.)
+            for pid, slot in revealed:
+                if not (0 <= slot < slots and pid in board[slot]):
+                    break
+            else:
+                return
         keep = [r for r in revealed if 0 <= r[1] < slots and r[0] in board[r[1]]]
         if len(keep) != len(revealed):
             g.revealed = tuple(keep)
