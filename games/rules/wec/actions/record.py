@@ -141,24 +141,21 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
         pid = mate.get("id")
         extra["public"] = extra["public"] and (
             pid is None or (pid in old and pid not in enemy_before) or (pid in new and pid not in enemy_after))
+    # An event about a Piece is told to a side (``public``: the enemy;
+    # ``own``: the acting side) that saw the Piece: its own, or one it saw
+    # after the action (or before it, when the Piece is gone).
+    readers = (("public", enemy, enemy_before, enemy_after), ("own", actor_color, actor_before, actor_after))
     for ev in events:
         piece = ev.get("piece")
         if piece is not None:
-            # Told to a side that saw the Piece: its own, or one it saw after
-            # the action (or before it, when the Piece is gone).
             pid = piece.get("id")
-            if piece["color"] == enemy:
-                ev["public"] = True
-            elif pid in new:
-                ev["public"] = pid not in enemy_after
-            else:
-                ev["public"] = pid in old and pid not in enemy_before
-            if piece["color"] == actor_color:
-                ev["own"] = True
-            elif pid in new:
-                ev["own"] = pid not in actor_after
-            else:
-                ev["own"] = pid in old and pid not in actor_before
+            for key, side, hidden_then, hidden_now in readers:
+                if piece["color"] == side:
+                    ev[key] = True
+                elif pid in new:
+                    ev[key] = pid not in hidden_now
+                else:
+                    ev[key] = pid in old and pid not in hidden_then
         elif ev.get("projectile") == "torpedo" and before.options["submersion_invisibility"]:
             # A torpedo is as hidden as a Piece below: told only where a
             # side's Torpedo Launchers would see it (the firer knows its own).
