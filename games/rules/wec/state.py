@@ -168,6 +168,11 @@ def _sides_without(sides: dict[str, tuple[int, ...]], color: str, pid: int) -> d
     return out
 
 
+#: The lists of the Turn dict that actions change in place (append to, or
+#: set an item of): ``Game.copy`` copies these only.
+_TURN_LISTS = ("fires", "actors", "sequence", "hits")
+
+
 def empty_turn() -> dict[str, Any]:
     """What the side to move has done so far this Turn."""
     return {"moved": False, "fires": [], "pickup": False, "drop": False, "exchange": False, "reinforce": False,
@@ -313,10 +318,14 @@ class Game:
         g.shared = self.shared = 3
         g.to_move = self.to_move
         g.turn_number = self.turn_number
+        # The Turn's lists that actions add to in place get their own copy;
+        # its other values (flags, the ``fallen`` list, which is only ever
+        # replaced) are shared.
         turn = g.turn = self.turn.copy()
-        for k, v in turn.items():
+        for k in _TURN_LISTS:
+            v = turn.get(k)
             if v.__class__ is list:
-                turn[k] = v[:]  # (same keys: the dict may be changed while walked)
+                turn[k] = v[:]
         g.projectiles = self.projectiles
         g.reinforcements = self.reinforcements
         g.locks = self.locks
@@ -444,22 +453,33 @@ class Game:
     def place(self, pid: int, row: int, col: int, level: int, **changes: Any) -> Piece:
         """Move piece ``pid`` to a new place (and apply field ``changes``)."""
         old = self.pieces[pid]
-        old_slot = old.slot
+        # The slots worked out inline (Piece.slot is a property call).
+        old_slot = ((old[3] - 1) * SIZE + old[4] - 1) * 3 + old[5]
         board = self.own_board()
-        board[old_slot] = tuple(i for i in board[old_slot] if i != pid)
-        if (row, col) != (old.row, old.col) and old.type in PAWNS:
-            # Leaving its starting Square, by any means, ends a Pawn's double step.
-            changes.setdefault("moved", True)
-        other = bool(changes)  # fields changed besides the place
-        changes["row"] = row
-        changes["col"] = col
-        changes["level"] = level
-        new = _changed(old, changes)
+        board[old_slot] = tuple([i for i in board[old_slot] if i != pid])
+        # Leaving its starting Square, by any means, ends a Pawn's double step.
+        pawn_leaves = (row != old[3] or col != old[4]) and old[1] in PAWNS
+        if changes:
+            if pawn_leaves:
+                changes.setdefault("moved", True)
+            changes["row"] = row
+            changes["col"] = col
+            changes["level"] = level
+            new = _changed(old, changes)
+            other = True  # fields changed besides the place
+        elif pawn_leaves:
+            # (id, type, colour, the place, hand, Articles, moved, the rest)
+            new = tuple.__new__(Piece, old[:3] + (row, col, level, old[6], old[7], True) + old[9:])
+            other = True
+        else:
+            new = tuple.__new__(Piece, old[:3] + (row, col, level) + old[6:])
+            other = False
         self.pieces[pid] = new
-        new_slot = new.slot
+        new_slot = ((row - 1) * SIZE + col - 1) * 3 + level
         board[new_slot] = _joined(board[new_slot], pid)
-        self.touched.append(old_slot // 3)
-        self.touched.append(new_slot // 3)
+        touched = self.touched
+        touched.append(old_slot // 3)
+        touched.append(new_slot // 3)
         was = pid in self.special
         if (other or level != old.level) and is_special(new) != was:
             self.special = self.special ^ {pid}

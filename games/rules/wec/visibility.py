@@ -72,9 +72,12 @@ def same_sight(before: Game, after: Game, pieces_alike: bool = False) -> bool:
         if not _watchers_alike(old, new, after.locks):
             return False
     if after.revealed != before.revealed:
-        # Only the sightings of the Pieces that may hide are read.
-        if {r for r in after.revealed if r[0] in special} != {r for r in before.revealed if r[0] in special}:
-            return False
+        # Only the sightings of the Pieces that may hide are read: alike when
+        # none of the sightings only one game has is one of theirs (the two
+        # sets, each cut down to those Pieces, are then equal).
+        for r in set(after.revealed).symmetric_difference(before.revealed):
+            if r[0] in special:
+                return False
     return True
 
 
@@ -94,91 +97,116 @@ def _sight_key(p: Piece) -> tuple[Any, ...]:
     return (p.id, p.type, p.color, p.row, p.col, p.level, p.articles)
 
 
-def hidden_after(before: Game, after: Game, color: str, same: bool | None = None) -> frozenset[int]:
-    """:func:`hidden_from` of ``after``, a game made from ``before`` by one
-    action: ``before``'s answer when :func:`same_sight` (``same``, if the
-    caller knows it), else worked out. The answer is kept on ``after`` (its
-    ``hidden_cache`` must be a dict)."""
-    cache = after.hidden_cache
-    found = cache.get(color)
-    if found is not None:
-        return found
-    if same is None:
-        same = same_sight(before, after)
-    if same:
-        found = hidden_from(before, color)
-    else:
-        found = _hidden_from(after, color)
-        was = hidden_from(before, color)
-        if found == was:
-            # The same set as before (nearly always for the acting side): the
-            # earlier object is kept, so that the Move cache's identity test
-            # (moves._move_source) still answers at once.
-            found = was
-    cache[color] = found
-    return found
-
-
 #: Piece types with Stealth of their own.
 _STEALTHY = frozenset(t for t, abilities in INHERENT.items() if "stealth" in abilities)
+#: Piece types with a Torpedo Launcher, and with an Anti-Stealth, of their own.
+_SONAR = frozenset(t for t, abilities in INHERENT.items() if "torpedo_launcher" in abilities)
+_RADAR = frozenset(t for t, abilities in INHERENT.items() if "anti_stealth" in abilities)
 
 
 def _hidden_from(game: Game, color: str) -> frozenset[int]:
+    return _hidden_sets(game, color)[0]
+
+
+def hidden_both(game: Game) -> tuple[frozenset[int], frozenset[int]]:
+    """(:func:`_hidden_from` of ``game`` for black, the same for white),
+    worked out in one pass over the special Pieces (``record`` needs both
+    whenever an action changed what sight reads)."""
+    return _hidden_sets(game, None)
+
+
+def _hidden_sets(game: Game, color: str | None) -> tuple[frozenset[int], frozenset[int]]:
+    """What ``color`` cannot see, first (the second is then not worked
+    out); with ``color`` None, what black cannot see and what white cannot."""
     opts = game.options
     stealth_on = opts["stealth_invisibility"]
     kings_too = opts["stealthed_kings"]
     sub_on = opts["submersion_invisibility"]
     in_range = opts["stealth_detect_in_range"]
     pieces = game.pieces
-    concealed = []
-    sonar = []
-    radar = []
+    # Per colour (black, white): its Pieces that may hide from the other
+    # side, Stealthed ones (is_stealthed) and the others at sub level apart,
+    # and its finders (Torpedo Launchers; Anti-Stealths, which find within
+    # range only with that option).
+    stealthy: tuple[list[Piece], list[Piece]] = ([], [])
+    submerged: tuple[list[Piece], list[Piece]] = ([], [])
+    sonar: tuple[list[Piece], list[Piece]] = ([], [])
+    radar: tuple[list[Piece], list[Piece]] = ([], [])
     # Only the Pieces that may hide or find hidden ones (Game.special) matter;
-    # Piece.has is inlined (this runs twice for every action).
+    # Piece.has is inlined (this runs for every action that changes sight).
+    # With one colour asked for, its own Pieces are only finders and the
+    # enemy's only hide (what the other side sees is not worked out).
     for pid in game.special:
         p = pieces[pid]
-        if p.color == color:
-            inherent = INHERENT[p.type]
-            arts = p.articles
-            if "torpedo_launcher" in inherent or "torpedo_launcher" in arts:
-                sonar.append(p)
-            if in_range and ("anti_stealth" in inherent or "anti_stealth" in arts):
-                radar.append(p)
-        elif (p.level == SUB and sub_on) or (
-            stealth_on
-            and (p.type in _STEALTHY or "stealth" in p.articles)
-            and (kings_too or p.type not in PRIMARY)
-        ):
-            concealed.append(p)
-    if not concealed:
-        return _NONE
-    locked = (
-        {watched for watcher, watched in game.locks if watcher in pieces and pieces[watcher].color == color}
-        if opts["stealth_lock_on"] and game.locks
-        else set()
-    )
+        kind = p.type
+        arts = p.articles
+        side = p.color != "black"
+        if color is None or p.color == color:
+            if kind in _SONAR or (arts and "torpedo_launcher" in arts):
+                sonar[side].append(p)
+            if in_range and (kind in _RADAR or (arts and "anti_stealth" in arts)):
+                radar[side].append(p)
+            if color is not None:
+                continue
+        if stealth_on and (kind in _STEALTHY or (arts and "stealth" in arts)) and (kings_too or kind not in PRIMARY):
+            stealthy[side].append(p)
+        elif sub_on and p.level == SUB:
+            submerged[side].append(p)
+    if color is not None:
+        # The one side asked for: the other side's Pieces hide from it.
+        mine = color != "black"
+        if not (stealthy[not mine] or submerged[not mine]):
+            return _NONE, _NONE
+        return _unseen(game, color, stealthy[not mine], submerged[not mine], sonar[mine], radar[mine],
+                       set(game.revealed)), _NONE
+    if not (stealthy[0] or stealthy[1] or submerged[0] or submerged[1]):
+        return _NONE, _NONE
     # A sighting holds while the Piece stays where it was seen.
     sighted = set(game.revealed)
-    s_range = opts["stealth_detection_range"]
-    u_range = opts["submersion_detection_range"]
+    return (_unseen(game, "black", stealthy[True], submerged[True], sonar[False], radar[False], sighted),
+            _unseen(game, "white", stealthy[False], submerged[False], sonar[True], radar[True], sighted))
+
+
+def _unseen(game: Game, color: str, stealthy: list[Piece], submerged: list[Piece], sonar: list[Piece],
+            radar: list[Piece], sighted: set[tuple[int, int]]) -> frozenset[int]:
+    """Which of the enemy Pieces that may hide, ``stealthy`` (Stealthed, at
+    any level) and ``submerged`` (at sub level only), ``color`` does not see
+    with those finders; ``sighted``, the game's sightings as a set."""
+    if not (stealthy or submerged):
+        return _NONE
+    opts = game.options
     hidden = set()
-    for p in concealed:
-        if sighted and (p.id, ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level) in sighted:
-            continue
-        # is_stealthed, inlined; each way of being seen is worked out only
-        # where it decides.
-        stealth = stealth_on and (p.type in _STEALTHY or "stealth" in p.articles) and (
-            kings_too or p.type not in PRIMARY)
-        if stealth:
-            seen = p.id in locked or _any_near(radar, p, s_range)
+    if submerged:
+        # Submersion is countered only by a Torpedo Launcher within range.
+        u_range = opts["submersion_detection_range"]
+        for p in submerged:
+            if sighted and (p.id, ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level) in sighted:
+                continue
+            if not (sonar and _any_near(sonar, p, u_range)):
+                hidden.add(p.id)
+    if stealthy:
+        pieces = game.pieces
+        locked = (
+            {watched for watcher, watched in game.locks if watcher in pieces and pieces[watcher].color == color}
+            if opts["stealth_lock_on"] and game.locks
+            else _NONE
+        )
+        s_range = opts["stealth_detection_range"]
+        sub_on = opts["submersion_invisibility"]
+        for p in stealthy:
+            if sighted and (p.id, ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level) in sighted:
+                continue
+            # Stealth is countered by a lock-on or an Anti-Stealth within
+            # range; at sub level the dominance option weighs in a Torpedo
+            # Launcher too (each way of being seen worked out only where it
+            # decides).
+            seen = p.id in locked or bool(radar and _any_near(radar, p, s_range))
             if p.level == SUB and sub_on:
-                sub_seen = _any_near(sonar, p, u_range)
+                sub_seen = bool(sonar and _any_near(sonar, p, opts["submersion_detection_range"]))
                 seen = sub_seen if opts["dominance"] == "submersion" else (sub_seen and seen)
-        else:
-            seen = _any_near(sonar, p, u_range)
-        if not seen:
-            hidden.add(p.id)
-    return frozenset(hidden)
+            if not seen:
+                hidden.add(p.id)
+    return frozenset(hidden) if hidden else _NONE
 
 
 def _any_near(finders: list[Piece], p: Piece, distance: int) -> bool:
@@ -204,12 +232,19 @@ def sees_sub(game: Game, color: str, row: int, col: int) -> bool:
     # state.is_special): only those need looking at.
     for pid in game.special:
         p = pieces[pid]
-        if p.color == color and p.has("torpedo_launcher") and max(abs(p.row - row), abs(p.col - col)) <= reach:
+        # (Piece.has inlined.)
+        if p.color == color and (p.type in _SONAR or "torpedo_launcher" in p.articles) and max(
+                abs(p.row - row), abs(p.col - col)) <= reach:
             return True
     return False
 
 
+
+
 MAX_MARKERS = 8
+
+#: Read as an empty ``hidden_cache`` (a game still being built has None).
+_NO_CACHE: dict[str, frozenset[int]] = {}
 
 
 def update_markers(before: Game, after: Game) -> None:
@@ -217,12 +252,35 @@ def update_markers(before: Game, after: Game) -> None:
     went out of sight. A marker of a type goes once that side sees one more
     enemy Piece of that type than before (it may be the one that vanished).
     Everything here is what that side itself saw, so markers leak nothing."""
+    # hidden_from, its kept answers read here (both games keep both sides'
+    # sets once ``record`` has run: a call each saved).
+    cache_after = after.hidden_cache or _NO_CACHE
+    cache_before = before.hidden_cache or _NO_CACHE
+    markers_after = after.markers
+    if (
+        before.census == after.census
+        and (seen := cache_after.get("black")) is not None
+        and seen is cache_before.get("black")
+        and (seen := cache_after.get("white")) is not None
+        and seen is cache_before.get("white")
+        and len(markers_after["black"]) <= MAX_MARKERS
+        and len(markers_after["white"]) <= MAX_MARKERS
+    ):
+        # Both sides' sets kept as the same objects (``record`` keeps the
+        # earlier object whenever a set comes out equal) and no Piece added,
+        # removed or converted: for each side the loop below would go on at
+        # once (most actions).
+        return
     for color in ("black", "white"):
-        ha = hidden_from(after, color)
+        ha = cache_after.get(color)
+        if ha is None:
+            ha = hidden_from(after, color)
         old = after.markers[color]
         if not old and not ha:
             continue
-        hb = hidden_from(before, color)
+        hb = cache_before.get(color)
+        if hb is None:
+            hb = hidden_from(before, color)
         if ha == hb and before.census == after.census and len(old) <= MAX_MARKERS:
             # Nobody came into or went out of sight, and no Piece was added,
             # removed or converted: the markers stay as they are.
@@ -236,11 +294,16 @@ def update_markers(before: Game, after: Game) -> None:
         if old:
             kinds = {m[1] for m in old}
             counts = [0, 0]
+            # The enemy Pieces it sees, of the markers' types, before and
+            # after: the enemy's are its side's ids (Game.sides).
+            enemy = "white" if color == "black" else "black"
             for n, (game, hidden) in enumerate(((before, hb), (after, ha))):
                 tally: dict[str, int] = {}
-                for p in game.pieces.values():
-                    if p.color != color and p.type in kinds and p.id not in hidden:
-                        tally[p.type] = tally.get(p.type, 0) + 1
+                pieces = game.pieces
+                for pid in game.sides[enemy]:
+                    kind = pieces[pid].type
+                    if kind in kinds and pid not in hidden:
+                        tally[kind] = tally.get(kind, 0) + 1
                 counts[n] = tally
             for kind in kinds:
                 extra = counts[1].get(kind, 0) - counts[0].get(kind, 0)

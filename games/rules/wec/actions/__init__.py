@@ -57,7 +57,7 @@ def apply(game: Game, action: dict[str, Any]) -> Game:
         raise IllegalAction(f"unknown action type {kind!r}")
     if game.result:
         raise IllegalAction("the game is over")
-    if kind != "end_turn" and turn_over(game):
+    if kind != "end_turn" and game.turn.get("fallen"):  # turn_over(game), inlined
         raise IllegalAction("a primary government piece has fallen: only ending the Turn remains")
     if kind == "move":
         g = apply_move(game, action)
@@ -75,13 +75,21 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
     g = game.copy()
     events: list[dict[str, Any]] = []
     entry = handler(g, action, events)
-    settle_stranded(g, events)
-    prune_locks(g)
-    prune_revealed(g)
-    track_reinforcements(g)
-    # Settled here: the next action's aftermath looks only where it touches.
-    g.calm = len(g.touched)
-    record(game, g, entry.pop("action"), events, **entry)
+    if g.calm == len(g.touched):
+        # Settled before (Game.calm) and nothing touched since (a Pick-up,
+        # Drop or Exchange, a Fire that hit nothing): no passenger can be
+        # stranded, no sighting lapse, no reinforcement change (the three
+        # below would return at once); a lock-on still may (its watcher gave
+        # its Anti-Stealth away).
+        prune_locks(g)
+    else:
+        settle_stranded(g, events)
+        prune_locks(g)
+        prune_revealed(g)
+        track_reinforcements(g)
+        # Settled here: the next action's aftermath looks only where it touches.
+        g.calm = len(g.touched)
+    record(game, g, entry.pop("action"), events, entry)
     settle_since(game, g, game.to_move)
     return g
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import ARTICLE_TYPES, KING_STEPS, LEVEL_INDEX, LEVELS, SIZE, slot_of
+from ..constants import ARTICLE_TYPES, KING_STEPS, LEVEL_INDEX, LEVELS, SIZE
 from ..state import Game, Piece
 
 
@@ -47,6 +47,15 @@ def dist(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 def read_place(value: Any, what: str) -> tuple[int, int, int]:
     """An action's ``[row, col, level]`` field as (row, col, level index)."""
+    if value.__class__ is list and len(value) == 3:
+        # The usual form (a listed action's): plain ints on the board and a
+        # level name, accepted at once; anything else goes through the
+        # checks below, which decide it (and word the error).
+        row, col, level = value
+        if row.__class__ is int and col.__class__ is int and 1 <= row <= SIZE and 1 <= col <= SIZE:
+            index = LEVEL_INDEX.get(level)
+            if index is not None:
+                return row, col, index
     # The checks in the order they always ran (a level is looked up only
     # once row and column are whole numbers), without a generator: every
     # applied action reads a place or two.
@@ -89,6 +98,12 @@ def read_square(value: Any, what: str) -> tuple[int, int]:
 
 def read_direction(value: Any) -> tuple[int, int]:
     """An action's ``direction``: a king step as (row step, column step)."""
+    if value.__class__ is list and len(value) == 2:
+        # The usual form, two plain ints (a listed Fire's), accepted without
+        # the generic checks below (which decide everything else).
+        dr, dc = value
+        if dr.__class__ is int and dc.__class__ is int and -1 <= dr <= 1 and -1 <= dc <= 1 and (dr or dc):
+            return dr, dc
     if (
         not isinstance(value, (list, tuple))
         or len(value) != 2
@@ -113,7 +128,8 @@ def acting_piece(game: Game, action: dict[str, Any], key: str = "from", piece_ke
     row, col, level = read_place(action.get(key), key)
     color = game.to_move
     pieces = game.pieces
-    own = [pieces[i] for i in game.board[slot_of(row, col, level)] if pieces[i].color == color]
+    # slot_of, inlined.
+    own = [pieces[i] for i in game.board[((row - 1) * SIZE + col - 1) * 3 + level] if pieces[i].color == color]
     if not own:
         raise illegal(f"you have no piece at ({row}, {col}, {LEVELS[level]})")
     wanted = action.get(piece_key)

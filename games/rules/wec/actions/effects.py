@@ -102,36 +102,44 @@ def prune_locks(g: Game) -> None:
 
 def prune_revealed(g: Game) -> None:
     """Forget sightings of Pieces that have moved on (or are gone)."""
-    if g.revealed:
-        pieces = g.pieces
+    revealed = g.revealed
+    if revealed:
         since = since_calm(g)
-        if since is None:
-            check: Any = g.revealed
-        elif since:
-            # Settled before (Game.calm): every sighting held then, and one
-            # lapses only when its Piece leaves or changes level, which
-            # touches the Square it was seen on.
-            check = [r for r in g.revealed if r[1] // 3 in since]
-        else:
+        if since is not None and not since:
+            # Settled before (Game.calm) and nothing touched since: every
+            # sighting held then, and one lapses only when its Piece leaves
+            # or changes level, which touches the Square it was seen on.
             return
-        for r in check:
-            p = pieces.get(r[0])
-            if p is None or ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level != r[1]:
-                break
+        # A sighting (id, slot) holds while that Piece is at that slot: while
+        # the board lists the id there (the board primitives keep the two
+        # alike), which is cheaper to ask than working the Piece's slot out.
+        board = g.board
+        slots = len(board)
+        if since is not None:
+            # Settled before: every sighting held then, so its slot is on the board.
+            for pid, slot in revealed:
+                if pid not in board[slot]:
+                    break
+            else:
+                # All still hold (most of the time): nothing is rebuilt.
+                return
         else:
-            # All still hold (most of the time): nothing is rebuilt.
-            return
-        keep = []
-        for r in g.revealed:
-            p = pieces.get(r[0])
-            if p is not None and ((p.row - 1) * SIZE + p.col - 1) * 3 + p.level == r[1]:
-                keep.append(r)
-        if len(keep) != len(g.revealed):
+            # (A loaded document's sighting may name a slot off the board: it
+            # never holds.)
+            for pid, slot in revealed:
+                if not (0 <= slot < slots and pid in board[slot]):
+                    break
+            else:
+                return
+        keep = [r for r in revealed if 0 <= r[1] < slots and r[0] in board[r[1]]]
+        if len(keep) != len(revealed):
             g.revealed = tuple(keep)
 
 
 def reveal(g: Game, pid: int) -> None:
     """Mark a Piece as seen by the enemy where it stands (it fired or took)."""
-    if pid in g.pieces:
-        q = g.pieces[pid]
-        g.revealed = tuple(r for r in g.revealed if r[0] != pid) + ((pid, q.slot),)
+    q = g.pieces.get(pid)
+    if q is not None:
+        revealed = [r for r in g.revealed if r[0] != pid]
+        revealed.append((pid, ((q[3] - 1) * SIZE + q[4] - 1) * 3 + q[5]))
+        g.revealed = tuple(revealed)

@@ -169,12 +169,12 @@ def do_fire(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -> di
         record["target"] = describe(target)
         events.append({"kind": "rocket_hit", "slot": target.slot})
         hit_slot(g, target.slot, "rocket", s, events)
-    g.turn["fires"].append([p.id, cooldown_key(weapon)])
+    key = cooldown_key(weapon)
+    g.turn["fires"].append([p.id, key])
     if weapon in RATE or weapon == JET_ROCKET:
-        key = cooldown_key(weapon)
         rate = g.options[RATE[key]]
-        if p.id in g.pieces:
-            q = g.pieces[p.id]
+        q = g.pieces.get(p.id)
+        if q is not None:
             # Only the cooldowns change: Game.cool (nothing else depends on them).
             g.cool(p.id, tuple(sorted([(k, v) for k, v in q.cooldowns if k != key] + [(key, rate)])))
     note_action(g, code, p.id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import LEVELS, SIZE, slot_of
+from ..constants import LEVELS, SIZE
 from ..moves import Candidate, all_candidates, describe, resolve
 from ..state import Game, Piece
 from ..visibility import hidden_from
@@ -69,9 +69,10 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
         ):
             raise IllegalAction("'doze' must be a list of [row, col] Squares")
         doze_set = tuple(sorted((r - 1) * SIZE + c - 1 for r, c in doze))
-    src_slot = slot_of(*src)
-    dst_slot = slot_of(*dst)
-    own = [game.pieces[i] for i in game.board[src_slot] if game.pieces[i].color == color]
+    src_slot = ((src[0] - 1) * SIZE + src[1] - 1) * 3 + src[2]  # slot_of, inlined
+    dst_slot = ((dst[0] - 1) * SIZE + dst[1] - 1) * 3 + dst[2]
+    pieces = game.pieces
+    own = [pieces[i] for i in game.board[src_slot] if pieces[i].color == color]
     if not own:
         raise IllegalAction(f"you have no piece at ({src[0]}, {src[1]}, {LEVELS[src[2]]})")
     wanted = action.get("piece")
@@ -82,12 +83,14 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
     allowed = own_candidates(game, only=own)
     matches: list[Candidate] = []
     for p in own:
+        # A Candidate is (piece, path, kind, carry, doze, routes, dozing),
+        # read by index: its landing slot is its path's last.
         for c in allowed.get(p.id, ()):
-            if c.dest != dst_slot or (c.carry is not None) != carry:
+            if c[1][-1] != dst_slot or (c[3] is not None) != carry:
                 continue
-            if (doze_set is None) != (not c.dozing):
+            if (doze_set is None) != (not c[6]):
                 continue
-            if doze_set is not None and c.doze != doze_set:
+            if doze_set is not None and c[4] != doze_set:
                 continue
             matches.append(c)
     if not matches:
@@ -98,12 +101,15 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
             f"that piece cannot Move from ({src[0]}, {src[1]}, {LEVELS[src[2]]}) "
             f"to ({dst[0]}, {dst[1]}, {LEVELS[dst[2]]}) now"
         )
-    movers = {c.piece for c in matches}
-    if len(movers) > 1:
-        kinds = {(game.pieces[i].type, game.pieces[i].hand, game.pieces[i].articles) for i in movers}
-        if len(kinds) > 1:
-            raise IllegalAction("two of your pieces there can make that Move; say which with 'piece'")
-    cand = min(matches, key=lambda c: c.piece)
+    if len(matches) == 1:
+        cand = matches[0]
+    else:
+        movers = {c.piece for c in matches}
+        if len(movers) > 1:
+            kinds = {(game.pieces[i].type, game.pieces[i].hand, game.pieces[i].articles) for i in movers}
+            if len(kinds) > 1:
+                raise IllegalAction("two of your pieces there can make that Move; say which with 'piece'")
+        cand = min(matches, key=lambda c: c.piece)
     g = game.copy()
     events: list[dict[str, Any]] = []
     # The notation names the passenger and the dozed Pieces as they stood.
@@ -114,17 +120,20 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
         events.extend({"kind": "dozed_piece", "piece": describe(game.pieces[i])}
                       for s in (home,) + cand.doze for i in game.board[s * 3] if i != cand.piece)
     resolve(g, cand, events)
-    if any(e["kind"] == "taken" for e in events):
-        # A Piece that takes gives itself away where it now stands.
-        reveal(g, cand.piece)
+    for e in events:
+        if e["kind"] == "taken":
+            # A Piece that takes gives itself away where it now stands.
+            reveal(g, cand.piece)
+            break
     settle_stranded(g, events)
     prune_revealed(g)
-    g.turn["moved"] = True
-    g.turn["actors"].append(cand.piece)
-    g.turn["sequence"].append("M")
+    turn = g.turn
+    turn["moved"] = True
+    turn["actors"].append(cand.piece)
+    turn["sequence"].append("M")
     track_reinforcements(g)
     # Settled here: the next action's aftermath looks only where it touches.
     g.calm = len(g.touched)
-    record(game, g, move_action(game, cand), events, actor=describe(game.pieces[cand.piece]))
+    record(game, g, move_action(game, cand), events, {"actor": describe(pieces[cand.piece])})
     settle_since(game, g, color)
     return g

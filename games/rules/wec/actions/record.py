@@ -14,7 +14,7 @@ from typing import Any
 from ..constants import SIZE, other
 from ..notation import mark_alike
 from ..state import Game
-from ..visibility import hidden_after, hidden_from, same_sight, sees_sub
+from ..visibility import hidden_both, hidden_from, same_sight, sees_sub
 
 
 def primaries(game: Game) -> dict[str, set[int]]:
@@ -68,72 +68,94 @@ def turn_over(game: Game) -> bool:
     return bool(game.turn.get("fallen"))
 
 
-def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> None:
+def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str, Any]], extra: dict[str, Any]) -> None:
     """Log an action of the Turn in progress with who saw what of it.
 
     ``public`` (on the entry and on each event) says whether the enemy of the
     acting side may read it; ``own`` (on events) whether the acting side may.
     Censored history keeps only those; together they make sure a history
     tells a side nothing its view does not.
+
+    ``extra`` holds the entry's other fields (``actor``, ``other``,
+    ``target``), in the order the entry lists them; ``public`` is added to
+    it (the dict becomes part of the entry: a fresh one from each caller).
     """
     # Logging is the last step of every action: the pieces, locks and
     # sightings are final, so the game's hidden sets may be kept from here on
     # (update_markers and the next legal_actions reuse them).
-    g.hidden_cache = {}
     actor_color = before.to_move
     enemy = other(actor_color)
-    # ``g`` is a copy of ``before`` changed by the board primitives only
-    # (every caller makes it so): while they changed nothing that sight
-    # reads (Game.sight), the Pieces need not be compared. Once they did,
-    # the hidden sets are worked out again without comparing first (the
-    # comparison found them alike in under a tenth of those actions).
-    same = g.sight == 0 and same_sight(before, g, True)
-    # Each side's hidden set before and after the action (worked out in this
-    # order, as always; the after sets are kept on ``g``). When sight may
-    # have changed each set is worked out again (comparing what one side's
-    # set reads first cost more than it spared).
+    # Each side's hidden set before the action, then after it (kept on
+    # ``g``, the acting side's first). ``g`` is a copy of ``before`` changed
+    # by the board primitives only (every caller makes it so): while they
+    # changed nothing that sight reads (Game.sight), the Pieces need not be
+    # compared (visibility.same_sight), and when the rest is alike too the
+    # sets are the ones before. Once they did, both sides' sets are worked
+    # out again in one pass without comparing first (the comparison found
+    # them alike in under a tenth of those actions).
     actor_before = hidden_from(before, actor_color)
-    actor_after = hidden_after(before, g, actor_color, same)
     enemy_before = hidden_from(before, enemy)
-    enemy_after = hidden_after(before, g, enemy, same)
+    if g.sight == 0 and same_sight(before, g, True):
+        actor_after, enemy_after = actor_before, enemy_before
+    else:
+        black, white = hidden_both(g)
+        actor_after, enemy_after = (black, white) if actor_color == "black" else (white, black)
+        # A set equal to the one before is that same object (nearly always
+        # for the acting side), so that the Move cache's identity test
+        # (moves._move_source) still answers at once.
+        if actor_after == actor_before:
+            actor_after = actor_before
+        if enemy_after == enemy_before:
+            enemy_after = enemy_before
+    g.hidden_cache = {actor_color: actor_after, enemy: enemy_after}
     old, new = before.pieces, g.pieces
-
-    def enemy_saw(pid: int | None, moving: bool = False) -> bool:
-        if pid is None:
-            return True
-        was = pid in old and pid not in enemy_before
-        now = pid in new and pid not in enemy_after
-        if moving:
-            # Seen leaving is not seen arriving: both, or gone in plain sight.
-            return (was and now) or (was and pid not in new) or (now and pid not in old)
-        return was or now
-
-    def event_seen(color: str, piece: dict[str, Any], hidden_before: frozenset[int],
-                   hidden_now: frozenset[int]) -> bool:
-        if piece["color"] == color:
-            return True
-        pid = piece.get("id")
-        if pid in new:
-            return pid not in hidden_now
-        return pid in old and pid not in hidden_before
-
     actor = extra.get("actor")
-    kind = action["type"]
-    moving = kind == "move" or (kind == "fire" and action.get("weapon") in ("bike", "jump_pack", "scuba"))
-    extra["public"] = actor is None or enemy_saw(actor.get("id"), moving)
-    # Which of two alike Pieces on one place acted (issue 17): the notation
-    # writes a "#n" marker, counted among the Pieces each reader can see.
-    if actor is not None:
-        mark_alike(before, actor, enemy_before)
+    if actor is None:
+        extra["public"] = True
+    else:
+        # Seen acting by the enemy (the Piece seen before or after the
+        # action); a Piece that moves (a Move, or a Fire of a Bike, Jump
+        # Pack or Scuba) must be seen leaving and arriving, or leave or
+        # arrive in plain sight.
+        pid = actor.get("id")
+        if pid is None:
+            extra["public"] = True
+        else:
+            was = pid in old and pid not in enemy_before
+            now = pid in new and pid not in enemy_after
+            kind = action["type"]
+            if kind == "move" or (kind == "fire" and action.get("weapon") in _MOVING_WEAPONS):
+                extra["public"] = (was and now) or (was and pid not in new) or (now and pid not in old)
+            else:
+                extra["public"] = was or now
+        # Which of two alike Pieces on one place acted (issue 17): the
+        # notation writes a "#n" marker, counted among the Pieces each reader
+        # can see (mark_alike, called only where the place holds two).
+        p = old.get(pid) if pid is not None else None
+        if p is not None and len(before.board[((p[3] - 1) * SIZE + p[4] - 1) * 3 + p[5]]) > 1:
+            mark_alike(before, actor, enemy_before)
     if "other" in extra:
-        mark_alike(before, extra["other"], enemy_before)
+        mate = extra["other"]
+        mark_alike(before, mate, enemy_before)
         # An Exchange shows both its Pieces: it is told only if both were seen.
-        extra["public"] = extra["public"] and enemy_saw(extra["other"].get("id"))
+        pid = mate.get("id")
+        extra["public"] = extra["public"] and (
+            pid is None or (pid in old and pid not in enemy_before) or (pid in new and pid not in enemy_after))
+    # An event about a Piece is told to a side (``public``: the enemy;
+    # ``own``: the acting side) that saw the Piece: its own, or one it saw
+    # after the action (or before it, when the Piece is gone).
+    readers = (("public", enemy, enemy_before, enemy_after), ("own", actor_color, actor_before, actor_after))
     for ev in events:
         piece = ev.get("piece")
         if piece is not None:
-            ev["public"] = event_seen(enemy, piece, enemy_before, enemy_after)
-            ev["own"] = event_seen(actor_color, piece, actor_before, actor_after)
+            pid = piece.get("id")
+            for key, side, hidden_then, hidden_now in readers:
+                if piece["color"] == side:
+                    ev[key] = True
+                elif pid in new:
+                    ev[key] = pid not in hidden_now
+                else:
+                    ev[key] = pid in old and pid not in hidden_then
         elif ev.get("projectile") == "torpedo" and before.options["submersion_invisibility"]:
             # A torpedo is as hidden as a Piece below: told only where a
             # side's Torpedo Launchers would see it (the firer knows its own).
@@ -142,3 +164,7 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
         elif "slot" in ev or "projectile" in ev:
             ev["public"] = True
     g.turn_log = g.turn_log + ({"action": action, "events": events, **extra},)
+
+
+#: The Fires that move their Piece (a Transport started by a Bike, Jump Pack or Scuba).
+_MOVING_WEAPONS = ("bike", "jump_pack", "scuba")

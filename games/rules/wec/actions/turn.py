@@ -13,12 +13,12 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
-from ..constants import LEVEL_INDEX, other, slot_of
+from ..constants import LEVEL_INDEX, SIZE, other
 from ..moves import Candidate, describe
 from ..notation import sequence, turn_text
 from ..plain import plain_text
 from ..state import Game, empty_turn
-from .common import IllegalAction, on_board, sign
+from .common import IllegalAction, sign
 from .effects import prune_locks, prune_revealed, settle_stranded
 from .fire import hit_slot
 from .move import own_candidates
@@ -31,11 +31,17 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
     """One Turn of a projectile's flight; None once it hit or left the board."""
     level = LEVEL_INDEX[proj["level"]]
     row, col = proj["row"], proj["col"]
-    if not proj["fresh"] and g.board[slot_of(row, col, level)]:
-        events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": slot_of(row, col, level)})
-        hit_slot(g, slot_of(row, col, level), proj["kind"], proj["strength"], events)
-        return None
-    proj = dict(proj, fresh=False)
+    board = g.board
+    # slot_of and on_board are inlined here (every projectile flies each Turn).
+    if not proj["fresh"]:
+        slot = ((row - 1) * SIZE + col - 1) * 3 + level
+        if board[slot]:
+            events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": slot})
+            hit_slot(g, slot, proj["kind"], proj["strength"], events)
+            return None
+    # A copy with ``fresh`` false, its keys in the same order.
+    proj = proj.copy()
+    proj["fresh"] = False
     target = proj.get("target")
     if target is not None:
         t = g.pieces.get(target)
@@ -57,12 +63,12 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
             proj["direction"] = [sign(t.row - row), sign(t.col - col)]
     dr, dc = proj["direction"]
     row, col = row + dr, col + dc
-    if not on_board(row, col):
+    if not (1 <= row <= SIZE and 1 <= col <= SIZE):
         events.append({"kind": "projectile_gone", "projectile": proj["kind"]})
         return None
     proj["row"], proj["col"] = row, col
-    slot = slot_of(row, col, level)
-    if g.board[slot]:
+    slot = ((row - 1) * SIZE + col - 1) * 3 + level
+    if board[slot]:
         events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": slot})
         hit_slot(g, slot, proj["kind"], proj["strength"], events)
         return None
@@ -203,7 +209,7 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
     # the Squares touched are read as a set).
     pieces = game.pieces
     for pid, q in [(i, q) for i in game.sides[color] if (q := pieces[i]).cooldowns or q.stun]:
-        cooldowns = tuple((k, v - 1) for k, v in q.cooldowns if v > 1)
+        cooldowns = tuple([(k, v - 1) for k, v in q.cooldowns if v > 1])
         if q.stun:
             game.update(pid, stun=max(0, q.stun - 1), cooldowns=cooldowns)
         else:
@@ -237,7 +243,7 @@ def apply_end_turn(game: Game) -> Game:
     settle_since(game, g, color)
     fallen = list(g.turn.get("fallen") or [])
     track_reinforcements(g)
-    record(game, g, {"type": "end_turn"}, events)
+    record(game, g, {"type": "end_turn"}, events, {})
     # A finished Turn is kept as its notation (full, and as each side saw it)
     # and in plain English, so the state stays small however long the game
     # runs; the texts are written when the log is first read (Game.log).
