@@ -239,8 +239,6 @@ def sees_sub(game: Game, color: str, row: int, col: int) -> bool:
     return False
 
 
-
-
 MAX_MARKERS = 8
 
 #: Read as an empty ``hidden_cache`` (a game still being built has None).

@@ -57,7 +57,7 @@ def apply(game: Game, action: dict[str, Any]) -> Game:
         raise IllegalAction(f"unknown action type {kind!r}")
     if game.result:
         raise IllegalAction("the game is over")
-    if kind != "end_turn" and game.turn.get("fallen"):  # turn_over(game), inlined
+    if kind != "end_turn" and turn_over(game):
         raise IllegalAction("a primary government piece has fallen: only ending the Turn remains")
     if kind == "move":
         g = apply_move(game, action)
@@ -129,9 +129,8 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
     # of them (cooling down: see ready_weapons).
     unrestricted = game.options["action_restriction"] == "none"
     free = memo is not None and unrestricted
-    # The Pieces' _standing entries (standing_memo, its usual answer read here).
-    kept = memo.get("pieces") if memo is not None else None
-    stands = kept[1] if kept is not None and kept[0] == id(memo) else standing_memo(game, memo)
+    # The Pieces' _standing entries.
+    stands = standing_memo(memo)
     seen = stands.get
     # The listing's direction lists, shared by its direction Fires (see fire._add_directions).
     dirs: list[list[int]] = []
@@ -173,7 +172,7 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
     return out
 
 
-def standing_memo(game: Game, memo: dict[Any, Any] | None) -> dict[int, tuple[Any, ...]]:
+def standing_memo(memo: dict[Any, Any] | None) -> dict[int, tuple[Any, ...]]:
     """Each Piece's ``_standing`` entry by id, for the side whose listing
     memo is ``memo`` (a new dict each listing when it is None).
 
@@ -201,9 +200,10 @@ def _standing(p: Piece) -> tuple[Any, ...]:
     stun and Transport are all in it): ``(p, armed, plain, trade, sq)``.
 
     ``armed``: its weapons not cooling down (none when it is stunned: it
-    does nothing, and its ``trade`` and ``sq`` say so too); ``plain``: False when each of them fires in a direction
-    only (its Fires then depend on nothing but the Piece: the list of them
-    takes this place once a listing builds it), None when one aims at more
+    does nothing, and its ``trade`` and ``sq`` say so too); ``plain``:
+    False when each of them fires in a direction only (its Fires then
+    depend on nothing but the Piece: the list of them takes this place once
+    a listing builds it), None when one aims at more
     (Sam and Torpedo targets, a Jet's Rocket, a Transport: fire_actions each
     listing); ``trade``: whether it carries an Article it could drop or
     give (not only the one driving its Transport); ``sq``: its Square when
@@ -248,7 +248,6 @@ def listing_memo(game: Game, color: str) -> dict[Any, Any] | None:
     if memos is None:
         memos = game.lmemo = {"black": {}, "white": {}}
     return memos[color]
-
 
 
 def legal_actions(game: Game) -> list[dict[str, Any]]:

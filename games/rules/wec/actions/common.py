@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import ARTICLE_TYPES, KING_STEPS, LEVEL_INDEX, LEVELS, SIZE
+from ..constants import ARTICLE_TYPES, KING_STEPS, LEVEL_INDEX, LEVELS, SIZE, slot_of
 from ..state import Game, Piece
 
 
@@ -128,8 +128,7 @@ def acting_piece(game: Game, action: dict[str, Any], key: str = "from", piece_ke
     row, col, level = read_place(action.get(key), key)
     color = game.to_move
     pieces = game.pieces
-    # slot_of, inlined.
-    own = [pieces[i] for i in game.board[((row - 1) * SIZE + col - 1) * 3 + level] if pieces[i].color == color]
+    own = [pieces[i] for i in game.board[slot_of(row, col, level)] if pieces[i].color == color]
     if not own:
         raise illegal(f"you have no piece at ({row}, {col}, {LEVELS[level]})")
     wanted = action.get(piece_key)

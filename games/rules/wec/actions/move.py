@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import LEVELS, SIZE
+from ..constants import LEVELS, SIZE, slot_of
 from ..moves import Candidate, all_candidates, describe, resolve
 from ..state import Game, Piece
 from ..visibility import hidden_from
@@ -69,8 +69,8 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
         ):
             raise IllegalAction("'doze' must be a list of [row, col] Squares")
         doze_set = tuple(sorted((r - 1) * SIZE + c - 1 for r, c in doze))
-    src_slot = ((src[0] - 1) * SIZE + src[1] - 1) * 3 + src[2]  # slot_of, inlined
-    dst_slot = ((dst[0] - 1) * SIZE + dst[1] - 1) * 3 + dst[2]
+    src_slot = slot_of(*src)
+    dst_slot = slot_of(*dst)
     pieces = game.pieces
     own = [pieces[i] for i in game.board[src_slot] if pieces[i].color == color]
     if not own:

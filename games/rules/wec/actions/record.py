@@ -121,8 +121,7 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
         if pid is None:
             extra["public"] = True
         else:
-            was = pid in old and pid not in enemy_before
-            now = pid in new and pid not in enemy_after
+            was, now = _seen(pid, old, new, enemy_before, enemy_after)
             kind = action["type"]
             if kind == "move" or (kind == "fire" and action.get("weapon") in _MOVING_WEAPONS):
                 extra["public"] = (was and now) or (was and pid not in new) or (now and pid not in old)
@@ -139,8 +138,7 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
         mark_alike(before, mate, enemy_before)
         # An Exchange shows both its Pieces: it is told only if both were seen.
         pid = mate.get("id")
-        extra["public"] = extra["public"] and (
-            pid is None or (pid in old and pid not in enemy_before) or (pid in new and pid not in enemy_after))
+        extra["public"] = extra["public"] and (pid is None or any(_seen(pid, old, new, enemy_before, enemy_after)))
     # An event about a Piece is told to a side (``public``: the enemy;
     # ``own``: the acting side) that saw the Piece: its own, or one it saw
     # after the action (or before it, when the Piece is gone).
@@ -164,6 +162,14 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
         elif "slot" in ev or "projectile" in ev:
             ev["public"] = True
     g.turn_log = g.turn_log + ({"action": action, "events": events, **extra},)
+
+
+def _seen(pid: int, old: dict[int, Any], new: dict[int, Any], hidden_before: frozenset[int],
+          hidden_after: frozenset[int]) -> tuple[bool, bool]:
+    """Whether a side saw Piece ``pid`` before the action (in ``old``,
+    not in ``hidden_before``) and after it (in ``new``, not in
+    ``hidden_after``)."""
+    return pid in old and pid not in hidden_before, pid in new and pid not in hidden_after
 
 
 #: The Fires that move their Piece (a Transport started by a Bike, Jump Pack or Scuba).

@@ -13,12 +13,12 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
-from ..constants import LEVEL_INDEX, SIZE, other
+from ..constants import LEVEL_INDEX, other, slot_of
 from ..moves import Candidate, describe
 from ..notation import sequence, turn_text
 from ..plain import plain_text
 from ..state import Game, empty_turn
-from .common import IllegalAction, sign
+from .common import IllegalAction, on_board, sign
 from .effects import prune_locks, prune_revealed, settle_stranded
 from .fire import hit_slot
 from .move import own_candidates
@@ -32,9 +32,8 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
     level = LEVEL_INDEX[proj["level"]]
     row, col = proj["row"], proj["col"]
     board = g.board
-    # slot_of and on_board are inlined here (every projectile flies each Turn).
     if not proj["fresh"]:
-        slot = ((row - 1) * SIZE + col - 1) * 3 + level
+        slot = slot_of(row, col, level)
         if board[slot]:
             events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": slot})
             hit_slot(g, slot, proj["kind"], proj["strength"], events)
@@ -63,11 +62,11 @@ def _fly(g: Game, proj: dict[str, Any], events: list[dict[str, Any]]) -> dict[st
             proj["direction"] = [sign(t.row - row), sign(t.col - col)]
     dr, dc = proj["direction"]
     row, col = row + dr, col + dc
-    if not (1 <= row <= SIZE and 1 <= col <= SIZE):
+    if not on_board(row, col):
         events.append({"kind": "projectile_gone", "projectile": proj["kind"]})
         return None
     proj["row"], proj["col"] = row, col
-    slot = ((row - 1) * SIZE + col - 1) * 3 + level
+    slot = slot_of(row, col, level)
     if board[slot]:
         events.append({"kind": "projectile_hit", "projectile": proj["kind"], "slot": slot})
         hit_slot(g, slot, proj["kind"], proj["strength"], events)
