@@ -33,6 +33,15 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m selects
+def pytest_collection_modifyitems(config, items):
+    """A test on the live stack starts daphne and a Celery worker: `procs`,
+    like every test that starts processes (.ci/run's embedded pass)."""
+    for item in items:
+        if "live_stack" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.procs)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
