@@ -19,9 +19,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import benchkit, boardpatch
+from games import boardpatch
 from games.engine import get_game_engine
 from games.fastboard import PART_MARK
+from tools.site import benchkit
 
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 _QUERY = re.compile(r'id="board"[^>]*data-query="([^"]*)"')

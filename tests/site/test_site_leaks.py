@@ -32,9 +32,10 @@ from django.db import connection
 from django.urls import reverse
 
 import games.rules.wec as wec
-from games import benchkit, boardcache, notifications, selectors, services, state_store, takeback
+from games import boardcache, notifications, selectors, services, state_store, takeback
 from games.models import Notification
 from games.ui.wec import highlights, review
+from tools.site import benchkit
 from wecsite import siteurl
 from wecsite.asgi import application
 
