@@ -1,4 +1,4 @@
-"""The translated catalogues at render time (issue 14): every translation keeps
+"""The translated catalogues at render time: every translation keeps
 its msgid's placeholders (a wrong one raises in Python code and silently falls
 back to English in a template), every plural form is reachable, and the main
 pages render in each language."""

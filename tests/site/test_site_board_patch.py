@@ -1,4 +1,4 @@
-"""Issue 12: a board answered as its changed parts (games.boardpatch) gives
+"""A board answered as its changed parts (games.boardpatch) gives
 the page exactly the board a full answer gives.
 
 Two pages (one per player) play random games; each keeps the board HTML it

@@ -30,6 +30,7 @@ from django.core import mail
 from django.core.management.color import no_style
 from django.db import connection
 from django.urls import reverse
+from leak_worlds import END, SCENARIO, TIMELINE, TORPEDO, P, legal, move
 
 import games.rules.wec as wec
 from games import boardcache, notifications, selectors, services, state_store, takeback
@@ -42,50 +43,9 @@ from wecsite.asgi import application
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("ids_never_repeat")]
 
 
-def P(kind: str, color: str, row: int, col: int, level: str = "ground", **extra) -> dict:
-    return {"type": kind, "color": color, "row": row, "col": col, "level": level, **extra}
-
-
-SCENARIO = {
-    "to_move": "black",
-    "options": {"seen_when_firing": False},
-    "pieces": [
-        P("king", "black", 1, 1),
-        P("dozer", "black", 2, 5),
-        P("king", "white", 10, 1),
-        P("aaa", "white", 9, 5, articles=["bike"]),
-        P("aaa", "white", 9, 6),
-        P("sub", "white", 9, 9, "sub"),
-    ],
-    "articles": [],
-}
-
-
-def move(frm, to) -> dict:
-    return {"type": "move", "from": [*frm, "ground"] if len(frm) == 2 else list(frm), "to": list(to)}
-
-
-END = {"type": "end_turn"}
-TORPEDO = {"type": "fire", "from": [9, 9, "sub"], "weapon": "torpedo_launcher", "direction": [1, 0]}
-EXCHANGE = {"type": "exchange", "from": [9, 5, "ground"], "article": "bike", "to": [9, 6, "ground"]}
-
-# One entry per moment: (who acts, world A's actions, world B's actions).
-# Both worlds take a snapshot of Black's side after every moment.
-TIMELINE = [
-    ("black", [move((1, 1), (1, 2, "ground"))], [move((1, 1), (1, 2, "ground"))]),
-    ("black", [END], [END]),
-    ("white", [], [TORPEDO]),  # an unseen Fire
-    ("white", [], [EXCHANGE]),  # an unseen Exchange
-    ("white", [move((9, 9, "sub"), (9, 8, "sub"))], [move((9, 9, "sub"), (8, 9, "sub"))]),  # unseen Moves
-    ("white", [END], [END]),
-    ("black", [move((1, 2), (1, 1, "ground"))], [move((1, 2), (1, 1, "ground"))]),
-    ("black", [END], [END]),
-    ("white", [move((10, 1), (10, 2, "ground"))], [move((10, 1), (10, 2, "ground"))]),  # a seen Move
-    ("white", [END], [END]),
-]
 START = datetime(2031, 3, 4, 5, 6, 7, tzinfo=UTC)
 
-# A friendly game (issue 13): White takes actions back.  A friendly game's
+# A friendly game: White takes actions back.  A friendly game's
 # record is not censored (each side reads the other's whole Turn once it
 # ends), so the worlds differ only in actions taken back: world B's unseen
 # Fire, taken back (unseen too), and each world's own unseen Sub Move, taken
@@ -106,13 +66,6 @@ TIMELINE_TAKE_BACK = [
     ("black", [move((1, 2), (1, 1, "ground"))], [move((1, 2), (1, 1, "ground"))]),
     ("black", [END], [END]),
 ]
-
-
-def legal(state, wanted: dict) -> dict:
-    for action in wec.legal_actions(state):
-        if all(action.get(k) == v for k, v in wanted.items()):
-            return action
-    raise AssertionError(f"not legal here: {wanted}")
 
 
 def black_sees(state) -> str:

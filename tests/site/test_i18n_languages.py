@@ -1,4 +1,4 @@
-"""Languages (issue 14): the switcher, remembered per user; the time zone
+"""Languages: the switcher, remembered per user; the time zone
 detected on the first visit; the catalogue check."""
 
 from __future__ import annotations
