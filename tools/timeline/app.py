@@ -1,13 +1,13 @@
-"""The submit timeline's server side (docs/performance.md, "The submit
-timeline"): `wecsite.asgi:application` with timing marks around the phases
-of a request, every SQL statement, every Redis command, every Celery
-enqueue, every on_commit hook and the doorbell thread's work.  Each mark is
+"""The submit timeline's server side (its figures: docs/performance.md):
+`wecsite.asgi:application` with timing marks around the phases of a
+request, every SQL statement, every Redis command, every Celery enqueue,
+every on_commit hook and the doorbell thread's work.  Each mark is
 (perf_counter, thread CPU, thread name, B/E/I, label); perf_counter is
-CLOCK_MONOTONIC, so the driver (tools/timeline/submit.py) lines the marks up
-with its own send and receive times.  Marks go to $WEC_TIMELINE_DIR/<pid>.jsonl.
-Never used by the site: daphne loads it only when the driver asks.  Importing
-it wraps Django, redis-py and the site's functions for good, so only its own
-web processes may import it."""
+CLOCK_MONOTONIC, so the driver (tools/timeline/submit.py) lines the marks
+up with its own send and receive times.  Marks go to
+$WEC_TIMELINE_DIR/<pid>.jsonl.  Never used by the site: daphne loads it
+only when the driver asks.  Importing it wraps Django, redis-py and the
+site's functions for good, so only its own web processes may import it."""
 
 from __future__ import annotations
 
