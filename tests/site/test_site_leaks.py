@@ -5,15 +5,16 @@ response size.  Both worlds run through the real services (PostgreSQL, the
 Redis channel layer) with the same clock at every visible moment; the unseen
 actions happen at moments of their own, so their times would show too.
 
-The scenario (checked against the engine first): White, under submersion
-invisibility and with `seen_when_firing` off, has a submerged Sub at (9,9)
-and two inherently stealthed AAAs at (9,5) and (9,6); Black has nothing that
-sees them.  In world B, White's turn holds a Torpedo Fire from the Sub (off
-the board at (10,9): out of reach of any Black Torpedo Launcher), an Exchange
-of a Bike between the AAAs and the Sub's Move to (8,9); in world A only the
-Sub's Move, to (9,8).  A Pick-up is never unseen in this engine: every Article
-lying on the ground is in both views, so the one it takes away shows (checked
-below), and world B uses the Exchange for the Article case instead."""
+The scenario (tests/site/leak_worlds.py, checked against the engine first):
+White, under submersion invisibility and with `seen_when_firing` off, has a
+submerged Sub at (9,9) and two inherently stealthed AAAs at (9,5) and
+(9,6); Black has nothing that sees them.  In world B, White's turn holds a
+Torpedo Fire from the Sub (off the board at (10,9): out of reach of any
+Black Torpedo Launcher), an Exchange of a Bike between the AAAs and the
+Sub's Move to (8,9); in world A only the Sub's Move, to (9,8).  A Pick-up
+is never unseen in this engine: every Article lying on the ground is in both
+views, so the one it takes away shows (checked below), and world B uses the
+Exchange for the Article case instead."""
 
 from __future__ import annotations
 
