@@ -4,17 +4,16 @@ variables carry the database, Redis and this run's share of them.
 
 A child never reads the parent's DATABASE_URL: pytest-django has switched
 this process to the run's own test database (`settings.DATABASES`), and the
-URL is rebuilt from those settings.  The settings may name a Unix socket
-directory as HOST (the embedded PostgreSQL of `./wec` listens only there),
-an IPv6 address, a password with any characters, and libpq options; the URL
-carries each of them so that the child's `dj_database_url.parse` gives back
-the same settings (tests/site/test_site_childenv.py checks that round trip)."""
+URL is rebuilt from those settings by wecsite.dburl, socket directory (the
+embedded PostgreSQL of `./wec` listens only on one), password and options
+included (tests/site/test_site_childenv.py checks the round trip)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import quote, urlencode
+
+from wecsite.dburl import database_url
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,25 +28,6 @@ SERVICE_VARIABLES = (
     "WEC_CELERY_QUEUE",
     "WEC_TESTING",
 )
-
-
-def database_url(db: dict) -> str:
-    """A postgres:// URL for a Django DATABASES entry."""
-    user = quote(db.get("USER") or "", safe="")
-    password = quote(db.get("PASSWORD") or "", safe="")
-    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    host = db.get("HOST") or ""
-    if host.startswith("/"):
-        # A socket directory: its slashes must not end the host part.  (Only
-        # the part before the first "%" is lower-cased by urllib, so a
-        # directory with capitals survives: "%2FUsers" stays as it is.)
-        host = quote(host, safe="")
-    elif ":" in host:
-        host = f"[{host}]"  # IPv6
-    port = f":{db['PORT']}" if db.get("PORT") else ""
-    options = {k: v for k, v in (db.get("OPTIONS") or {}).items() if isinstance(v, str | int | float)}
-    query = f"?{urlencode(options)}" if options else ""
-    return f"postgres://{auth}{host}{port}/{quote(db['NAME'], safe='')}{query}"
 
 
 def child_env(database: str | None = None, **extra) -> dict[str, str]:

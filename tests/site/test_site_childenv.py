@@ -1,5 +1,5 @@
-"""tests/childenv.py: every process a test starts reaches this run's test
-database and Redis, whatever form the settings take (a TCP host, the Unix
+"""tests/childenv.py (with wecsite/dburl.py): every process a test starts
+reaches this run's test database and Redis, whatever form the settings take (a TCP host, the Unix
 socket directory of `./wec`'s embedded PostgreSQL, IPv6, a password with
 URL characters in it, libpq options)."""
 
@@ -11,8 +11,10 @@ import sys
 
 import dj_database_url
 import pytest
-from childenv import ROOT, SERVICE_VARIABLES, bare_env, child_env, database_url
+from childenv import ROOT, SERVICE_VARIABLES, bare_env, child_env
 from django.conf import settings
+
+from wecsite.dburl import database_url
 
 SETTINGS = [
     {"USER": "postgres", "PASSWORD": "", "HOST": "127.0.0.1", "PORT": 5432, "NAME": "test_wec_1_2"},

@@ -25,7 +25,7 @@ import pytest
 from childenv import ROOT, bare_env
 from faultkit import free_port, wait_for
 
-from games.benchkit import Http, WebSocket
+from tools.site.benchkit import Http, WebSocket
 
 pytestmark = pytest.mark.procs
 
