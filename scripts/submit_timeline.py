@@ -29,7 +29,7 @@ from django.db import connection  # noqa: E402
 
 from games import benchkit  # noqa: E402
 from games.bench_views import BENCH_TABLE  # noqa: E402
-from games.engine import get_game_engine  # noqa: E402
+from games.engines import get_engine  # noqa: E402
 from wecsite import layout  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 60
@@ -45,7 +45,7 @@ layout.web_command = lambda fd, bin_dir=None, access_log=False: [
 
 with connection.cursor() as cursor:
     cursor.execute(f"CREATE TABLE IF NOT EXISTS {BENCH_TABLE} (id bigserial primary key, n int)")
-engine = get_game_engine()
+engine = get_engine()
 tag = secrets.token_hex(3)
 _request = benchkit.Http.request
 sent = []

@@ -2,7 +2,7 @@
 
 from django import template
 
-from games.ui import UI_REGISTRY, get_ui, nav_links
+from games.registry import UI_REGISTRY, get_ui, nav_links
 
 register = template.Library()
 

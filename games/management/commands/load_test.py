@@ -24,7 +24,7 @@ from django.db import close_old_connections
 
 from games import benchkit
 from games.benchkit import Http, WebSocket, pct
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.management.commands.verify_games import verify_game
 from games.models import Game
 
@@ -41,7 +41,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, workers, games, seconds, think, seed, **options):
         logging.getLogger("axes").setLevel(logging.WARNING)
-        engine = get_game_engine()
+        engine = get_engine()
         tag = secrets.token_hex(3)
         bench_games = [benchkit.new_bench_game(tag, i, seed + i) for i in range(games)]
         stack = benchkit.Stack(workers)
