@@ -1,4 +1,4 @@
-"""Template helpers that ask a game's site package (games.ui)."""
+"""Template helpers that ask a game's site package (games.registry)."""
 
 from django import template
 
