@@ -41,7 +41,7 @@ def _fold(h: Any, value: Any) -> None:
 def play_case(seed: int) -> list[str]:
     """The checkpoint digests of the seeded game ``seed``."""
     from games.rules.wec import apply, dump_scenario, history, legal_actions, plain_history, view
-    from games.rules.wec.exactness import choose, start_position
+    from tools.engine.randomgames import choose, start_position
 
     rng = random.Random(seed)
     game, _, opts = start_position(rng)
@@ -84,7 +84,7 @@ if __name__ == "__main__":
 
 def _trace(seed: int, opts: dict[str, Any], crowded: bool, cached: bool, steps: int) -> list[Any]:
     from games.rules.wec import apply, dump_scenario, history, legal_actions, moves, view
-    from games.rules.wec.exactness import choose, start_position
+    from tools.engine.randomgames import choose, start_position
 
     moves.CACHE_MOVES = cached
     try:
@@ -108,7 +108,7 @@ if "pytest" in sys.modules:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from games.rules.wec.exactness import random_options
+    from tools.engine.randomgames import random_options
 
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(seed=st.integers(0, 2**32 - 1), crowded=st.booleans())
@@ -171,9 +171,9 @@ def test_dozing_matches_the_reference_on_crowded_boards() -> None:
     # Crowded scenarios put Pieces side by side, so Dozers have many groups to
     # push and many directions blocked by other groups (the bit-mask path).
     from games.rules.wec import apply, legal_actions
-    from games.rules.wec.exactness import choose, random_options, start_position
     from games.rules.wec.moves import Knowledge, _dozings
     from games.rules.wec.visibility import hidden_from
+    from tools.engine.randomgames import choose, random_options, start_position
 
     checked = 0
     for seed in range(60):

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.rules.wec import apply, legal_actions
-from games.rules.wec.exactness import choose, random_options, start_position
 from games.rules.wec.moves import Knowledge, all_candidates, piece_candidates
 from games.rules.wec.visibility import _hidden_from, hidden_from
+from tools.engine.randomgames import choose, random_options, start_position
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games.rules.wec as wec
-from games.rules.wec.exactness import random_options
+from tools.engine.randomgames import random_options
 
 
 def play(game, rng: random.Random, actions: int):

@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 from games.rules.wec import actions, apply, legal_actions, new_game
-from games.rules.wec.exactness import random_options
+from tools.engine.randomgames import random_options
 
 from .test_engine_golden import _trace
 

@@ -1,4 +1,4 @@
-"""Benchmark of the Wec rules engine: ``python3 -m games.rules.wec.bench``.
+"""Benchmark of the Wec rules engine: ``python -m tools.engine.bench``.
 
 Prints one figure per line with its goal:
 
@@ -33,7 +33,7 @@ import tracemalloc
 import types
 from typing import Any
 
-from . import (
+from games.rules.wec import (
     apply,
     dump_scenario,
     history,
@@ -47,7 +47,7 @@ from . import (
 )
 
 TARGETS_GOAL_MS = 2.0
-LEGAL_GOAL_MS = 5.0  # engine part 2: every action type listed
+LEGAL_GOAL_MS = 5.0  # every action type listed
 VIEW_GOAL_MS = 2.0
 RATE_GOAL = 2000.0
 MEMORY_GOAL_KB = 200.0

@@ -1,6 +1,6 @@
 """Benchmark (not a test): the AI against a random mover and a greedy player, and playout speed.
 
-    python3 -m games.rules.marshal.arena --games 200
+    python -m tools.engine.marshal_arena --games 200
 
 Prints win rates with Wilson 95% intervals and random playouts per second.
 """
@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import apply, legal_actions, new_game, outcome, to_move, view
-from .ai import choose_action, greedy_action
-from .state import Game
+from games.rules.marshal import apply, legal_actions, new_game, outcome, to_move, view
+from games.rules.marshal.ai import choose_action, greedy_action
+from games.rules.marshal.state import Game
 
 Player = Callable[[Game, str, random.Random], dict[str, Any]]
 
@@ -98,7 +98,7 @@ def playouts(seconds: float) -> None:
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="games per opponent")
     parser.add_argument(
@@ -106,7 +106,7 @@ def main() -> None:
     )
     parser.add_argument("--playout-seconds", type=float, default=10.0)
     parser.add_argument("--only", choices=("random", "greedy", "playouts"), default=None)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.only in (None, "playouts"):
         playouts(args.playout_seconds)
     if args.only in (None, "random"):
