@@ -82,7 +82,7 @@ def greedy_player(game: Game, seed: int, budget: float | None) -> dict[str, Any]
             if a["type"] == "fire":
                 g2 = g.copy()
                 g2.turn["moved"] = True
-                g2.hidden_cache = {}
+                g2.seal()
                 g = apply(g2, {"type": "end_turn"})
         except ValueError:
             continue

@@ -1,7 +1,7 @@
 """Identity hash of one source tree's Wec engine over seeded games.
 
-    python -m tools.engine.identity_hash TREE [GAMES]
-    python3 tools/engine/identity_hash.py TREE [GAMES]
+    python -m tools.engine.identity_hash TREE [GAMES] [--plain]
+    python3 tools/engine/identity_hash.py TREE [GAMES] [--plain]
 
 A change to the engine's inside (speed, layout) must leave every game as it
 was. This plays ``GAMES`` (450) seeded games with the ``games`` package of
@@ -15,7 +15,8 @@ and the outcome after every third action, and at the end the scenario
 document, both views, the outcome and every history (full, per colour;
 notation and plain English). Two trees that print the same line played the
 same games. 450 games print ``53a136b05386def83c98c16cc0d139c44bfa3ba470cb4cef033f1f540d516145
-77238``.
+77238``. With ``--plain`` the engine plays with its fast paths off
+(``games.rules.wec.fastpaths``): the plain rules must print the same line.
 """
 
 from __future__ import annotations
@@ -76,8 +77,17 @@ def use_tree(tree: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    plain = "--plain" in args
+    args = [a for a in args if a != "--plain"]
     use_tree(args[0])
-    digest, listings = identity(int(args[1]) if len(args) > 1 else 450)
+    games = int(args[1]) if len(args) > 1 else 450
+    if plain:
+        from games.rules.wec import fastpaths  # noqa: PLC0415 - from the tree given
+
+        with fastpaths.switched(False):
+            digest, listings = identity(games)
+    else:
+        digest, listings = identity(games)
     print(digest, listings)
 
 
