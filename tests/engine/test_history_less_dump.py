@@ -1,4 +1,4 @@
-"""Issue 12: the history-less dump and its loader (the site keeps each
+"""The history-less dump and its loader (the site keeps each
 finished Turn's record in its own row and the state without them)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The engine's module layout (issue 11, "Engine layout").
+"""The engine's module layout (docs/engine-api.md, "Module map").
 
 Builds the import graph of ``games.rules.wec`` from the source (``ast``, so
 imports inside functions count too) and checks that:

@@ -1,4 +1,4 @@
-"""Exact Undo, replay and reload under every option (issue 10 part 4, issue 17).
+"""Exact Undo, replay and reload under every option, alike Pieces sharing a place included.
 
 Random games through the public facade, under random valid option sets, from
 the standard game of those options or from a crowded scenario that puts pairs

@@ -1,4 +1,4 @@
-"""Rules fidelity, second pass (issue 11): each test sets up a described
+"""Rulings checked on described positions: each test sets up a described
 position with ``load_scenario`` and checks one statement of the manual
 (shared/seeds/001_e7d07cd680448a43.txt, cited by line) or one ruling of
 docs/rulings.md.

@@ -76,7 +76,7 @@ PATHS: tuple[FastPath, ...] = (
              "its standing entry), article_actions inlined for a Piece carrying nothing"),
     FastPath("actions.fire.fire_actions", "actions.fire.fire_block",
              "fire_block inlined for the weapons a Piece may fire"),
-    FastPath("actions.fire._squares_aloft", "actions.fire._squares_by_rule",
+    FastPath("actions.fire._add_targets", "actions.fire._squares_by_rule",
              "a homing target's Squares found among the Pieces away from the ground (Derived.aloft)"),
     FastPath("actions.articles.article_actions", "actions.articles.article_actions_by_rule",
              "capacity, locked_article, drop_square and exchange_reach inlined"),

@@ -18,6 +18,7 @@ enemies in the way (l. 1015-1022).
 from __future__ import annotations
 
 from array import array
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from typing import Any, NamedTuple
@@ -794,7 +795,8 @@ _WEIGHED: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[tuple[int, .
 # --- the Move cache ------------------------------------------------------------------
 
 
-class MoveEntry(NamedTuple):
+@dataclass(slots=True)
+class MoveEntry:
     """A Piece's entry in the Move cache (``Derived.moves``, one
     ``state.MoveCache`` per side): its Moves and what they were worked out
     from. Kept small (a game holds an entry per Piece)."""
@@ -876,7 +878,8 @@ class _Reading(Knowledge):
     def land(self, slot: int, movers: list[Piece], kind: int) -> bool:
         self.reads.add(slot // 3)
         found = can_land(self, slot, movers, kind)
-        self.log.append(land_code(slot, kind, len(movers) > 1) | found)
+        # (land_code, inline.)
+        self.log.append(slot << SLOT_SHIFT | kind << KIND_SHIFT | (CARRY if len(movers) > 1 else 0) | found)
         return found
 
 
@@ -951,12 +954,6 @@ def _reusable(game: Game, color: str, hidden: frozenset[int]) -> tuple[dict[int,
     return base.entries, touched
 
 
-def _moved_entry(e: MoveEntry, p: Piece) -> MoveEntry:
-    """Entry ``e`` for ``p``, a newer tuple of its Piece, the same as far as
-    Moves go."""
-    return e if e.piece is p else _new(MoveEntry, (p, e.moves, e.reads, e.codes, e.extra, e.own))
-
-
 def _move_source(game: Game, color: str, hidden: frozenset[int]
                  ) -> tuple[Any, Any, dict[int, MoveEntry], dict[int, MoveEntry] | None, set[int]]:
     """A function giving a Piece's candidate Moves, reusing the entries of
@@ -983,7 +980,7 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
             # A Square it read was touched, but every question asked of the
             # touched Squares gets the same answer (its own place, read
             # directly, counts as one): the Moves still hold.
-            made[p.id] = _moved_entry(e, p)
+            made[p.id] = e if e.piece is p else MoveEntry(p, e.moves, e.reads, e.codes, e.extra, e.own)
             return e.moves
         pid = p.id
         own = (p.row - 1) * SIZE + p.col - 1
@@ -996,7 +993,7 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
         else:
             pieces = game.pieces
             others = tuple([pieces[i] for i in ids if i != pid])
-        made[pid] = _new(MoveEntry, (p, cands, bytes(kn.reads), array("H", kn.log), tuple(kn.extra), others))
+        made[pid] = MoveEntry(p, cands, bytes(kn.reads), array("H", kn.log), tuple(kn.extra), others)
         return cands
 
     def moves_of(p: Piece) -> list[Candidate]:
@@ -1005,7 +1002,7 @@ def _move_source(game: Game, color: str, hidden: frozenset[int]
             return e.moves
         e = old.get(p.id) if old is not None else None
         if e is not None and (not touched or isdisjoint(e.reads)) and (e.piece is p or same_moves(e.piece, p)):
-            made[p.id] = _moved_entry(e, p)
+            made[p.id] = e if e.piece is p else MoveEntry(p, e.moves, e.reads, e.codes, e.extra, e.own)
             return e.moves
         return renew(p, e)
 
@@ -1091,8 +1088,9 @@ def all_candidates(
             e = get(pid)
             if e is not None and isdisjoint(e.reads) and (e.piece is p or same_moves(e.piece, p)):
                 if e.piece is not p:
-                    # (_moved_entry, inline.)
-                    e = _new(MoveEntry, (p, e.moves, e.reads, e.codes, e.extra, e.own))
+                    # The entry for ``p``, a newer tuple of its Piece, the
+                    # same as far as Moves go.
+                    e = MoveEntry(p, e.moves, e.reads, e.codes, e.extra, e.own)
                 made[pid] = e
                 cands = e.moves
             else:
@@ -1110,7 +1108,7 @@ def all_candidates(
         # for the states that follow this one.
         d = game.derived
         caches = dict(d.moves) if d.moves is not None else {}
-        caches[color] = _new(MoveCache, (made, hidden, frozenset(), len(d.touched), game.options))
+        caches[color] = MoveCache(made, hidden, frozenset(), len(d.touched), game.options)
         d.moves = caches
     return result
 

@@ -15,7 +15,8 @@ acting side can know.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from .. import fastpaths
 from ..constants import GROUND, LEVELS, SIZE
@@ -77,7 +78,8 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
     g = game.copy()
     events: list[dict[str, Any]] = []
     entry = handler(g, action, events)
-    if fastpaths.FAST_PATHS and g.derived.calm_now():
+    d = g.derived
+    if fastpaths.FAST_PATHS and d.calm == len(d.touched):
         # Settled before (Derived.calm) and nothing touched since (a Pick-up,
         # Drop or Exchange, a Fire that hit nothing): no passenger can be
         # stranded, no sighting lapse, no reinforcement change (the three
@@ -156,7 +158,7 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
                     plain = []
                     for weapon in armed:
                         memo_aims(game, p, weapon, where, hidden, plain, dirs, memo)
-                    stands[pid] = _new(Standing, (p, armed, plain, e.trade, e.ground))
+                    stands[pid] = Standing(p, armed, plain, e.trade, e.ground)
                 out.extend(plain)
             else:
                 where = [p.row, p.col, LEVELS[p.level]]
@@ -203,7 +205,8 @@ def other_actions_by_rule(game: Game, hidden: frozenset[int], out: list[dict[str
     return out
 
 
-class Standing(NamedTuple):
+@dataclass(slots=True)
+class Standing:
     """What a listing reads of a Piece alone (``_standing``), kept in the
     listing memo while the Piece is the same tuple (a changed Piece is a
     new one: its place, Articles, cooldowns, stun and Transport are all in
@@ -227,7 +230,8 @@ class Standing(NamedTuple):
     ground: int
 
 
-class Standings(NamedTuple):
+@dataclass(slots=True)
+class Standings:
     """The ``Standing`` entries of one side's Pieces by id, kept in that
     side's listing memo under the key ``"pieces"`` with the ``id`` of the
     memo they were made for (``owner``; see :func:`standing_memo`)."""
@@ -254,7 +258,7 @@ def standing_memo(memo: dict[Any, Any] | None) -> dict[int, Standing]:
     if kept is not None and kept.owner == id(memo):
         return kept.entries
     stands: dict[int, Standing] = {} if kept is None else dict(kept.entries)
-    memo["pieces"] = _new(Standings, (id(memo), stands))
+    memo["pieces"] = Standings(id(memo), stands)
     return stands
 
 
@@ -263,7 +267,7 @@ def _standing(p: Piece) -> Standing:
     pid, _, _, row, col, level, _, arts, _, stun, cools, transport = p
     if stun:
         # Nothing to fire, give or pick up.
-        return _new(Standing, (p, (), None, False, -1))
+        return Standing(p, (), None, False, -1)
     armed = weapons_of(p)
     if cools:
         armed = ready_weapons(armed, cools)
@@ -271,14 +275,11 @@ def _standing(p: Piece) -> Standing:
     # changes, its cooldowns every Turn.)
     plain = False if AIMED.isdisjoint(armed) else None
     trade = bool(arts) and not (transport is not None and len(arts) == 1 and transport[0] == arts[0])
-    return _new(Standing, (p, armed, plain, trade, (row - 1) * SIZE + col - 1 if level == GROUND else -1))
+    return Standing(p, armed, plain, trade, (row - 1) * SIZE + col - 1 if level == GROUND else -1)
 
 
-#: Builds a named tuple from a full tuple of its fields (no keyword handling).
-_new = tuple.__new__
-
-
-class ListedMoves(NamedTuple):
+@dataclass(slots=True)
+class ListedMoves:
     """A Piece's Moves as a listing built them (kept in the listing memo
     under the Piece's id)."""
 
@@ -355,7 +356,7 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
             q = e.piece
             if q.row == p.row and q.col == p.col and q.level == p.level:
                 # (The entry now for this tuple: found by identity next time.)
-                memo[pid] = _new(ListedMoves, (moves, p, e.actions))
+                memo[pid] = ListedMoves(moves, p, e.actions)
                 out.extend(e.actions)
                 continue
         start = len(out)
@@ -371,7 +372,7 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
             if c.dozing:
                 a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c.doze]
             append(a)
-        memo[pid] = _new(ListedMoves, (moves, p, out[start:]))
+        memo[pid] = ListedMoves(moves, p, out[start:])
     other_actions(game, hidden_from(game, game.to_move), out)
     if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})

@@ -11,8 +11,9 @@ hands over to :mod:`.transport`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import fastpaths
 from ..constants import (
@@ -358,7 +359,8 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
             _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
 
 
-class Aims(NamedTuple):
+@dataclass(slots=True)
+class Aims:
     """The Fires of one weapon of one Piece that depend only on its id,
     place and the options, as a listing built them (kept in the listing
     memo under ``(piece id, weapon)``)."""
@@ -399,7 +401,7 @@ def _memo_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
         _add_aims(game, p, weapon, where, hidden, made, dirs)
     else:
         _add_directions(made, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
-    memo[key] = tuple.__new__(Aims, (place, made))
+    memo[key] = Aims(place, made)
     out.extend(made)
 
 
@@ -545,7 +547,9 @@ def _add_targets(game: Game, p: Piece, weapon: str, where: list[Any], hidden: fr
                  out: list[dict[str, Any]]) -> None:
     """Add the Fires of ``weapon`` (a Jet's Rocket, a Sam or Torpedo
     Launcher) at each Piece its side sees in reach to ``out``, in the
-    board's order (``_add_aims``)."""
+    board's order (``_add_aims``). A homing target at the air or sub level
+    is sought (a fast path) only on the Squares where a Piece is aloft, not
+    on every Square in reach (:func:`_squares_by_rule`)."""
     pid = p.id
     board = game.board
     pieces = game.pieces
@@ -581,7 +585,11 @@ def _add_targets(game: Game, p: Piece, weapon: str, where: list[Any], hidden: fr
         # (_squares_by_rule, inline: a ground target is sought Square by Square.)
         squares: Any = ((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
     elif fastpaths.FAST_PATHS:
-        squares = _squares_aloft(game, level, r0, r1, c0, c1)
+        # Only the Pieces away from the ground (Derived.aloft) can be at the
+        # air or sub level: their Squares in reach, in the board's order
+        # (what scanning every Square in reach would meet).
+        squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, game.derived.aloft)
+                          if q.level == level and r0 <= q.row <= r1 and c0 <= q.col <= c1})
     else:
         squares = _squares_by_rule(r0, r1, c0, c1)
     for r, c in squares:
@@ -597,16 +605,6 @@ def _squares_by_rule(r0: int, r1: int, c0: int, c1: int) -> Any:
     """The Squares (row, col) from rows ``r0`` to ``r1`` and columns ``c0``
     to ``c1``, in the board's order: where a target in reach may stand."""
     return ((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
-
-
-def _squares_aloft(game: Game, level: int, r0: int, r1: int, c0: int, c1: int) -> list[tuple[int, int]]:
-    """:func:`_squares_by_rule` cut down (a fast path) to the Squares in
-    that range where a Piece stands at ``level``, the air or sub level: only
-    the Pieces away from the ground (``Derived.aloft``) can, so only theirs
-    are looked at (what scanning every Square in reach would meet)."""
-    pieces = game.pieces
-    return sorted({(q.row, q.col) for q in map(pieces.__getitem__, game.derived.aloft)
-                   if q.level == level and r0 <= q.row <= r1 and c0 <= q.col <= c1})
 
 
 #: The weapons whose aims are more than a direction (see _fire_aims).

@@ -84,7 +84,7 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
     matches: list[Candidate] = []
     for p in own:
         for c in allowed.get(p.id, ()):
-            if c.dest != dst_slot or (c.carry is not None) != carry:
+            if c.path[-1] != dst_slot or (c.carry is not None) != carry:
                 continue
             if (doze_set is None) != (not c.dozing):
                 continue

@@ -29,7 +29,8 @@ def track_reinforcements(game: Game) -> None:
     waiting = game.reinforcements
     if not waiting:
         return
-    if game.derived.calm_now():
+    d = game.derived
+    if d.calm == len(d.touched):
         # Tracked when the game was last settled (Derived.calm), and no Square
         # touched since: no Piece came to or left any activation Square.
         return
