@@ -8,10 +8,15 @@ still works with the engine as it is now and prints what it should.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from tools.engine import arena, bench, exactness, identity_hash, marshal_arena, playout_rate
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bench_runs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,3 +68,30 @@ def test_playout_rate_runs(capsys: pytest.CaptureFixture[str]) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     assert all(re.fullmatch(r"\.: \d+ actions per CPU second \(40 actions, [\d.]+ s\)", line) for line in lines)
+
+
+def test_playout_rate_runs_plain(capsys: pytest.CaptureFixture[str]) -> None:
+    from games.rules.wec import fastpaths
+
+    try:
+        playout_rate.main([".", "20", "1", "--plain"])
+        assert not fastpaths.FAST_PATHS
+    finally:
+        fastpaths.FAST_PATHS = True
+    assert "20 actions" in capsys.readouterr().out
+
+
+def test_identity_hash_command_prints_the_same_line_both_ways() -> None:
+    # main() chooses the tree before anything imports the engine, so it runs
+    # in a process of its own; the plain rules play the same games.
+    def line(*extra: str) -> str:
+        return subprocess.run([sys.executable, "-m", "tools.engine.identity_hash", ".", "4", *extra], cwd=ROOT,
+                              capture_output=True, text=True, check=True).stdout
+    fast = line()
+    assert re.fullmatch(r"[0-9a-f]{64} \d+\n", fast)
+    assert line("--plain") == fast
+
+
+def test_identity_hash_refuses_an_engine_already_imported() -> None:
+    with pytest.raises(RuntimeError, match="before its tree was chosen"):
+        identity_hash.main([".", "1"])

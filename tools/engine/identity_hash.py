@@ -70,7 +70,8 @@ def identity(games: int) -> tuple[str, int]:
 def use_tree(tree: str) -> None:
     """Put ``tree``'s ``games`` package first on the path, and this project
     (for ``tools``) after it; nothing of ``games`` may be imported yet."""
-    assert "games" not in sys.modules, "the engine was imported before its tree was chosen"
+    if "games" in sys.modules:
+        raise RuntimeError("the engine was imported before its tree was chosen")
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     sys.path.insert(0, str(Path(tree).resolve()))
 

@@ -1,7 +1,7 @@
 """Random-playout rate of one source tree's Wec engine, in CPU time.
 
-    python -m tools.engine.playout_rate TREE [ACTIONS] [RUNS]
-    python3 tools/engine/playout_rate.py TREE [ACTIONS] [RUNS]
+    python -m tools.engine.playout_rate TREE [ACTIONS] [RUNS] [--plain]
+    python3 tools/engine/playout_rate.py TREE [ACTIONS] [RUNS] [--plain]
 
 Plays a fixed script: ``ACTIONS`` (3,000) uniform random choices among
 ``legal_actions`` from seed 20240601, a new standard game whenever one ends,
@@ -11,7 +11,8 @@ package is imported (e.g. ``git archive main games | tar -x -C /tmp/main``;
 ``.`` for the working tree), so two trees can be compared alternately on a
 busy machine: run this for each in turn several times (pinned to one core:
 ``taskset -c 0 nice python3 tools/engine/playout_rate.py TREE 30000 1``) and
-compare medians.
+compare medians. ``--plain`` plays with the engine's fast paths off
+(``games.rules.wec.fastpaths``).
 """
 
 from __future__ import annotations
@@ -44,11 +45,17 @@ def rate(actions: int) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    plain = "--plain" in args
+    args = [a for a in args if a != "--plain"]
     tree = args[0]
     actions = int(args[1]) if len(args) > 1 else 3000
     runs = int(args[2]) if len(args) > 2 else 1
     if "games" not in sys.modules:
         sys.path.insert(0, str(Path(tree).resolve()))
+    if plain:
+        from games.rules.wec import fastpaths  # noqa: PLC0415 - from the tree given
+
+        fastpaths.FAST_PATHS = False
     for _ in range(runs):
         per_second, cpu = rate(actions)
         print(f"{tree}: {per_second:.0f} actions per CPU second ({actions} actions, {cpu:.2f} s)", flush=True)
