@@ -20,7 +20,6 @@ which the player used it at least once (and how many times in all).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from collections.abc import Callable
@@ -41,6 +40,8 @@ from games.rules.wec.ai import fire_may_hit, material, piece_value
 from games.rules.wec.constants import LEVEL_INDEX, slot_of
 from games.rules.wec.search import choose_turn, follow_plan
 from games.rules.wec.state import Game
+
+from .stats import wilson
 
 Player = Callable[[Game, int, float | None], dict[str, Any] | None]
 #: Node budget of the searching levels (None: only the think-time limit).
@@ -136,15 +137,6 @@ PLAYERS: dict[str, Player] = {
     "normal": search_player("normal"),
     "hard": search_player("hard"),
 }
-
-
-def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = points / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _kind(a: dict[str, Any]) -> str:

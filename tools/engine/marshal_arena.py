@@ -8,7 +8,6 @@ Prints win rates with Wilson 95% intervals and random playouts per second.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from typing import Any
 from games.rules.marshal import apply, legal_actions, new_game, outcome, to_move, view
 from games.rules.marshal.ai import choose_action, greedy_action
 from games.rules.marshal.state import Game
+from tools.engine.stats import wilson
 
 Player = Callable[[Game, str, random.Random], dict[str, Any]]
 
@@ -48,15 +48,6 @@ def play(black: Player, white: Player, seed: int, turn_limit: int) -> dict[str, 
     result = outcome(game)
     assert result is not None
     return result
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def match(name: str, opponent: Player, games: int, turn_limit: int) -> None:
