@@ -56,6 +56,18 @@ INSTALLED_APPS = [
     "accounts",
     "games",
 ]
+# The development tools (tools/site: benchmarks, load and soak commands, the
+# benchmark's bare views) are an app of their own, installed only in
+# development and tests so that a production install (DEBUG off, `./wec
+# serve`) never loads them; WEC_DEVTOOLS=1 (or 0) decides explicitly.
+WEC_DEVTOOLS = env_bool("WEC_DEVTOOLS", DEBUG or TESTING)
+if WEC_DEVTOOLS:
+    INSTALLED_APPS.append("tools.site")
+# The benchmark's bare baseline views (tools/site/views.py): routed only on the
+# benchmark's own web processes, which set WEC_BENCH_VIEWS=1, and never
+# without the development tools' app.  Not on every development server: one
+# of them writes to a table only the benchmark creates.
+WEC_BENCH_VIEWS = WEC_DEVTOOLS and env_bool("WEC_BENCH_VIEWS", False)
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -316,9 +328,6 @@ AXES_HTTP_RESPONSE_CODE = 429
 # Per-user rate limits ("count/seconds", a fixed window in Redis).  Generous:
 # a player clicking fast makes a few actions a second at most.  Tests use
 # limits no suite reaches; the rate-limit tests set their own.
-# The benchmark's bare baseline views (games/bench_views.py): its own servers only.
-WEC_BENCH_VIEWS = env_bool("WEC_BENCH_VIEWS", False)
-
 WEC_RATE_LIMITS = {
     "submit": os.environ.get("WEC_RATE_SUBMITS", "100000/60" if TESTING else "120/60"),
     "challenge": os.environ.get("WEC_RATE_CHALLENGES", "100000/60" if TESTING else "20/600"),

@@ -8,13 +8,10 @@ urlpatterns = [
     path("", include("games.urls")),
 ]
 
-if settings.WEC_BENCH_VIEWS:  # the benchmark's baselines (manage.py bench_site), never in production
-    from games import bench_views
-
-    urlpatterns += [
-        path("bench/insert/", bench_views.bare_insert, name="bench_insert"),
-        path("bench/bytes/", bench_views.bare_bytes, name="bench_bytes"),
-    ]
+if settings.WEC_BENCH_VIEWS:
+    # The benchmark's baselines (manage.py bench_site) on its own web
+    # processes: the development tools' app, named by its dotted path only.
+    urlpatterns.append(path("bench/", include("tools.site.urls")))
 
 # A plain page for server errors that works without the database (503 when the
 # database is what failed).

@@ -1,5 +1,6 @@
 """Steps the browser tests share: signing up a new player, challenging
-another and accepting, and waiting until the game page's websocket is live."""
+another and accepting, waiting until the game page's websocket is live, and
+making a Move and ending the Turn by clicks."""
 
 import re
 
@@ -52,3 +53,32 @@ def accept_challenge(page):
     """From the dashboard, open the challenge waiting for this player and accept it."""
     page.get_by_role("link", name="Challenge: answer it").click()
     page.click("#accept-challenge")
+
+
+def make_a_move(page, opponent_is_ai=False):
+    """Select own pieces until one has targets, move it, and end the turn."""
+    expect(page.locator(".your-turn-flag")).to_be_visible()
+    # The player's own view version: one more for each of its own actions.
+    seq_before = int(page.locator("#board").get_attribute("data-version"))
+    places = [el.get_attribute("data-place") for el in page.locator(".piece-btn").all()]
+    assert places, "no selectable pieces"
+    for place in places:
+        page.locator(f".piece-btn[data-place='{place}']").click()
+        expect(page.locator(f"#board[data-selected='{place}']")).to_have_count(1)
+        if page.locator(".target-btn").count():
+            break
+    else:
+        raise AssertionError("no piece could move")
+    target = page.locator(".target-btn").first
+    target.click()
+    if page.locator(".choice-btn").count():
+        page.locator(".choice-btn").first.click()
+    expect(page.locator("#end-turn")).to_be_visible()
+    expect(page.locator("#board")).to_have_attribute("data-version", str(seq_before + 1))
+    page.locator("#end-turn").click()
+    page.locator("#confirm-dialog .confirm-yes").click()  # End Turn asks first
+    if opponent_is_ai:  # the AI may already have answered; our version moved past the Move either way
+        expect(page.locator("#board")).not_to_have_attribute("data-version", str(seq_before + 1))
+    else:
+        expect(page.locator(".their-turn-flag")).to_be_visible()
+    return seq_before

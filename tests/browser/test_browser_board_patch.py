@@ -1,12 +1,11 @@
-"""Issue 12: in a real browser, a submit's answer is only the board's changed
+"""In a real browser, a submit's answer is only the board's changed
 parts (games.boardpatch, static/js/game.js), and the board the page then
 shows is the board a full answer shows."""
 
 
 import pytest
-from browser_steps import accept_challenge, challenge, sign_up, wait_live
+from browser_steps import accept_challenge, challenge, make_a_move, sign_up, wait_live
 from playwright.sync_api import expect
-from test_browser_play import make_a_move  # the same steps as the play test
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -3,39 +3,17 @@
 import re
 
 import pytest
-from browser_steps import PASSWORD, accept_challenge, challenge, sign_up, wait_live  # shared steps
+from browser_steps import (  # shared steps
+    PASSWORD,
+    accept_challenge,
+    challenge,
+    make_a_move,
+    sign_up,
+    wait_live,
+)
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def make_a_move(page, opponent_is_ai=False):
-    """Select own pieces until one has targets, move it, and end the turn."""
-    expect(page.locator(".your-turn-flag")).to_be_visible()
-    # The player's own view version: one more for each of its own actions.
-    seq_before = int(page.locator("#board").get_attribute("data-version"))
-    places = [el.get_attribute("data-place") for el in page.locator(".piece-btn").all()]
-    assert places, "no selectable pieces"
-    for place in places:
-        page.locator(f".piece-btn[data-place='{place}']").click()
-        expect(page.locator(f"#board[data-selected='{place}']")).to_have_count(1)
-        if page.locator(".target-btn").count():
-            break
-    else:
-        raise AssertionError("no piece could move")
-    target = page.locator(".target-btn").first
-    target.click()
-    if page.locator(".choice-btn").count():
-        page.locator(".choice-btn").first.click()
-    expect(page.locator("#end-turn")).to_be_visible()
-    expect(page.locator("#board")).to_have_attribute("data-version", str(seq_before + 1))
-    page.locator("#end-turn").click()
-    page.locator("#confirm-dialog .confirm-yes").click()  # End Turn asks first
-    if opponent_is_ai:  # the AI may already have answered; our version moved past the Move either way
-        expect(page.locator("#board")).not_to_have_attribute("data-version", str(seq_before + 1))
-    else:
-        expect(page.locator(".their-turn-flag")).to_be_visible()
-    return seq_before
 
 
 def test_two_players_see_each_others_turns_live(new_page, shot):

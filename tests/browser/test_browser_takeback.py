@@ -38,7 +38,7 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 
 def axe_serious(page) -> list:
-    """axe-core's serious and critical violations (as in test_browser_table)."""
+    """axe-core's serious and critical violations (as in test_browser_game_page)."""
     page.evaluate(AXE.read_text())
     result = page.evaluate("async () => JSON.stringify(await axe.run(document, {resultTypes: ['violations']}))")
     return [(v["id"], [n["target"] for n in v["nodes"]][:5]) for v in json.loads(result)["violations"] if v["impact"] in ("serious", "critical")]

@@ -1,4 +1,4 @@
-"""The translated catalogues at render time (issue 14): every translation keeps
+"""The translated catalogues at render time: every translation keeps
 its msgid's placeholders (a wrong one raises in Python code and silently falls
 back to English in a template), every plural form is reachable, and the main
 pages render in each language."""
@@ -6,9 +6,7 @@ pages render in each language."""
 from __future__ import annotations
 
 import gettext
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,12 +14,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import services
+from tools import i18n_check
 
 ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("i18n_check", ROOT / "scripts" / "i18n_check.py")
-i18n_check = importlib.util.module_from_spec(spec)
-sys.modules["i18n_check"] = i18n_check  # dataclasses look their module up there
-spec.loader.exec_module(i18n_check)
 
 LANGS = ("de", "ru", "pl")
 NAMED = re.compile(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?[sdif]")

@@ -1,4 +1,4 @@
-"""Issue 12: a board answered as its changed parts (games.boardpatch) gives
+"""A board answered as its changed parts (games.boardpatch) gives
 the page exactly the board a full answer gives.
 
 Two pages (one per player) play random games; each keeps the board HTML it
@@ -19,9 +19,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import benchkit, boardpatch
+from games import boardpatch
 from games.engine import get_game_engine
 from games.fastboard import PART_MARK
+from tools.site import benchkit
 
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 _QUERY = re.compile(r'id="board"[^>]*data-query="([^"]*)"')

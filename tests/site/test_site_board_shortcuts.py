@@ -1,17 +1,16 @@
-"""Issue 12, sixth round (the board partial): the shortcuts of a board
-render give the same answers as the long way (games/ui/wec/panels.py's
-turn panel words, games/ui/wec/board.py's grouping, games/ui/wec/fastpage.py's
-`{% once %}` blocks)."""
+"""The board partial's shortcuts give the same answers as the long way
+(games/ui/wec/panels.py's turn panel words, games/ui/wec/board.py's
+grouping, games/ui/wec/fastpage.py's `{% once %}` blocks)."""
 
 from __future__ import annotations
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from long_way import positions, signature_long_way
 
 from games.rules import wec as engine_module
 from games.templatetags.wec_board import piece_name
 from games.ui.wec import board, fastpage, highlights, panels
-from tests.site.test_site_perf_shortcuts import _positions, _signature_long_way
 
 LANGUAGES = ("en", "de", "ru", "pl")
 
@@ -31,7 +30,7 @@ class _GettextWords:
 
 
 def test_turn_panel_words_are_gettexts_in_every_language():
-    states = _positions(11, 160)
+    states = positions(11, 160)
     seen_waiting = 0
     for language in LANGUAGES:
         with translation.override(language):
@@ -72,7 +71,7 @@ def _build_board_long_way(view: dict, color: str, can_select: bool) -> dict:
 
 def test_memo_board_is_the_board_built_the_long_way():
     memo: dict = {}
-    for state in _positions(17, 150):
+    for state in positions(17, 150):
         for color in ("black", "white"):
             view = engine_module.view(state, color, history=False)
             for can_select in (True, False):
@@ -112,7 +111,7 @@ def test_keyed_squares_are_the_squares_and_signature_of_the_view():
         highlights._KEYED.get(owner).clear()
     memos = {c: {} for c in owners}
     tried = 0
-    for state in _positions(23, 200):
+    for state in positions(23, 200):
         for color, owner in owners.items():
             view = engine_module.view(state, color, history=False)
             for can_select in (True, False):
@@ -121,14 +120,14 @@ def test_keyed_squares_are_the_squares_and_signature_of_the_view():
                 assert keys  # every engine view's items are on the board
                 squares, sig = highlights.keyed_squares(keys, owner)
                 assert squares == highlights._squares(view)
-                assert sig == _signature_long_way(view)
+                assert sig == signature_long_way(view)
                 assert highlights.keyed_squares(keys) == (squares, sig)  # without a memo
                 tried += 1
     assert tried
 
 
 def test_keys_are_left_empty_when_the_board_is_not_the_squares_map():
-    state = _positions(29, 30)[-1]
+    state = positions(29, 30)[-1]
     view = engine_module.view(state, "black", history=False)
     piece = dict(view["pieces"][0])
     odd_views = [

@@ -18,6 +18,7 @@ from channels.layers import get_channel_layer
 from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.db import transaction
+from leak_worlds import END, SCENARIO, TORPEDO, legal, move
 
 from games import doorbells, selectors, services
 from games.engine import get_game_engine
@@ -196,8 +197,6 @@ def test_doorbells_rung_together_arrive_in_order(settings):
 
 @database_sync_to_async
 def hidden_start(alice, bob):
-    from tests.site.test_site_leaks import SCENARIO
-
     return services.create_game(
         creator=bob, opponent="user", username="alice", color="white", scenario=SCENARIO
     )
@@ -206,8 +205,6 @@ def hidden_start(alice, bob):
 @database_sync_to_async
 def act(game_id, user, wanted) -> dict[str, int]:
     """`wanted` by `user`; both colours' view versions after it (its doorbells flushed)."""
-    from tests.site.test_site_leaks import legal
-
     game = selectors.get_game(game_id)
     services.submit_action(game_id, user, legal(selectors.load_state(game), wanted), expected_seq=game.seq)
     assert doorbells.flush(5)
@@ -217,8 +214,6 @@ def act(game_id, user, wanted) -> dict[str, int]:
 @pytest.mark.asyncio
 @pytest.mark.parametrize("background", [True, False])
 async def test_a_doorbell_rings_only_the_colour_whose_view_changed(client, alice, bob, settings, background):
-    from tests.site.test_site_leaks import END, TORPEDO, move
-
     settings.WEC_DOORBELLS_IN_BACKGROUND = background
     game = await hidden_start(alice, bob)
     socks = {}

@@ -5,15 +5,16 @@ response size.  Both worlds run through the real services (PostgreSQL, the
 Redis channel layer) with the same clock at every visible moment; the unseen
 actions happen at moments of their own, so their times would show too.
 
-The scenario (checked against the engine first): White, under submersion
-invisibility and with `seen_when_firing` off, has a submerged Sub at (9,9)
-and two inherently stealthed AAAs at (9,5) and (9,6); Black has nothing that
-sees them.  In world B, White's turn holds a Torpedo Fire from the Sub (off
-the board at (10,9): out of reach of any Black Torpedo Launcher), an Exchange
-of a Bike between the AAAs and the Sub's Move to (8,9); in world A only the
-Sub's Move, to (9,8).  A Pick-up is never unseen in this engine: every Article
-lying on the ground is in both views, so the one it takes away shows (checked
-below), and world B uses the Exchange for the Article case instead."""
+The scenario (tests/site/leak_worlds.py, checked against the engine first):
+White, under submersion invisibility and with `seen_when_firing` off, has a
+submerged Sub at (9,9) and two inherently stealthed AAAs at (9,5) and
+(9,6); Black has nothing that sees them.  In world B, White's turn holds a
+Torpedo Fire from the Sub (off the board at (10,9): out of reach of any
+Black Torpedo Launcher), an Exchange of a Bike between the AAAs and the
+Sub's Move to (8,9); in world A only the Sub's Move, to (9,8).  A Pick-up
+is never unseen in this engine: every Article lying on the ground is in both
+views, so the one it takes away shows (checked below), and world B uses the
+Exchange for the Article case instead."""
 
 from __future__ import annotations
 
@@ -30,61 +31,22 @@ from django.core import mail
 from django.core.management.color import no_style
 from django.db import connection
 from django.urls import reverse
+from leak_worlds import END, SCENARIO, TIMELINE, TORPEDO, P, legal, move
 
 import games.rules.wec as wec
-from games import benchkit, boardcache, notifications, selectors, services, state_store, takeback
+from games import boardcache, notifications, selectors, services, state_store, takeback
 from games.models import Notification
 from games.ui.wec import highlights, review
+from tools.site import benchkit
 from wecsite import siteurl
 from wecsite.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("ids_never_repeat")]
 
 
-def P(kind: str, color: str, row: int, col: int, level: str = "ground", **extra) -> dict:
-    return {"type": kind, "color": color, "row": row, "col": col, "level": level, **extra}
-
-
-SCENARIO = {
-    "to_move": "black",
-    "options": {"seen_when_firing": False},
-    "pieces": [
-        P("king", "black", 1, 1),
-        P("dozer", "black", 2, 5),
-        P("king", "white", 10, 1),
-        P("aaa", "white", 9, 5, articles=["bike"]),
-        P("aaa", "white", 9, 6),
-        P("sub", "white", 9, 9, "sub"),
-    ],
-    "articles": [],
-}
-
-
-def move(frm, to) -> dict:
-    return {"type": "move", "from": [*frm, "ground"] if len(frm) == 2 else list(frm), "to": list(to)}
-
-
-END = {"type": "end_turn"}
-TORPEDO = {"type": "fire", "from": [9, 9, "sub"], "weapon": "torpedo_launcher", "direction": [1, 0]}
-EXCHANGE = {"type": "exchange", "from": [9, 5, "ground"], "article": "bike", "to": [9, 6, "ground"]}
-
-# One entry per moment: (who acts, world A's actions, world B's actions).
-# Both worlds take a snapshot of Black's side after every moment.
-TIMELINE = [
-    ("black", [move((1, 1), (1, 2, "ground"))], [move((1, 1), (1, 2, "ground"))]),
-    ("black", [END], [END]),
-    ("white", [], [TORPEDO]),  # an unseen Fire
-    ("white", [], [EXCHANGE]),  # an unseen Exchange
-    ("white", [move((9, 9, "sub"), (9, 8, "sub"))], [move((9, 9, "sub"), (8, 9, "sub"))]),  # unseen Moves
-    ("white", [END], [END]),
-    ("black", [move((1, 2), (1, 1, "ground"))], [move((1, 2), (1, 1, "ground"))]),
-    ("black", [END], [END]),
-    ("white", [move((10, 1), (10, 2, "ground"))], [move((10, 1), (10, 2, "ground"))]),  # a seen Move
-    ("white", [END], [END]),
-]
 START = datetime(2031, 3, 4, 5, 6, 7, tzinfo=UTC)
 
-# A friendly game (issue 13): White takes actions back.  A friendly game's
+# A friendly game: White takes actions back.  A friendly game's
 # record is not censored (each side reads the other's whole Turn once it
 # ends), so the worlds differ only in actions taken back: world B's unseen
 # Fire, taken back (unseen too), and each world's own unseen Sub Move, taken
@@ -105,13 +67,6 @@ TIMELINE_TAKE_BACK = [
     ("black", [move((1, 2), (1, 1, "ground"))], [move((1, 2), (1, 1, "ground"))]),
     ("black", [END], [END]),
 ]
-
-
-def legal(state, wanted: dict) -> dict:
-    for action in wec.legal_actions(state):
-        if all(action.get(k) == v for k, v in wanted.items()):
-            return action
-    raise AssertionError(f"not legal here: {wanted}")
 
 
 def black_sees(state) -> str:

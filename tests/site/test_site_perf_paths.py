@@ -15,10 +15,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import benchkit, selectors, services, state_store, takeback
+from games import selectors, services, state_store, takeback
 from games.models import Game, GameTurn, Seat
 from games.selectors import RecordLines
 from games.ui.wec import highlights
+from tools.site import benchkit
 
 # What one request may ask the database, whatever the game's length: the
 # session and the user; (submit) BEGIN, the game row locked with its last

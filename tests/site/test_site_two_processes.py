@@ -13,9 +13,9 @@ import pytest
 from faultkit import service_env, wait_for
 
 from games import selectors, services
-from games.benchkit import Http, WebSocket, make_player
 from games.engine import get_game_engine
 from games.models import Game
+from tools.site.benchkit import Http, WebSocket, make_player
 from wecsite import layout
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,17 +9,17 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from leak_worlds import END, EXCHANGE, SCENARIO, TORPEDO, legal, move
 
 from games import selectors, services
 from games.models import Game, Seat
-from tests.site.test_site_leaks import END, EXCHANGE, SCENARIO, TORPEDO, legal, move
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def hidden_game(alice, bob):
-    """Alice Black, Bob White with a submerged Sub and stealthed AAAs (see test_site_leaks)."""
+    """Alice Black, Bob White with a submerged Sub and stealthed AAAs (see leak_worlds)."""
     return services.create_game(
         creator=bob, opponent="user", username="alice", color="white", scenario=SCENARIO
     )

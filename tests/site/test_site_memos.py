@@ -1,56 +1,30 @@
-"""Issue 12, fifth round: the shortcuts a submit and a board render take
-give the same answers as the long way (games/ui/wec/highlights.py,
+"""The memos and kept objects a submit and a board render use give the
+same answers as the long way (games/ui/wec/highlights.py,
 games/ui/wec/board.py, games/ui/wec/actions.py, games/state_store.py,
 games/rediscache.py, games/urlmemo.py)."""
 
 from __future__ import annotations
 
 import json
-import random
 import sys
 
 import pytest
 from django.db import connection
 from django.urls import reverse
+from long_way import positions, signature_long_way
 
 from games import state_store, urlmemo
 from games.rules import wec as engine_module
 from games.ui.wec import actions, board, highlights
 
 
-def _positions(seed: int, steps: int) -> list:
-    """Consecutive states of a random game (the engine's own legal actions)."""
-    rng = random.Random(seed)
-    game, out = engine_module.new_game(), []
-    for _ in range(steps):
-        if engine_module.outcome(game) is not None:
-            break
-        legal = engine_module.legal_actions(game)
-        ends = [a for a in legal if a["type"] == "end_turn"]
-        action = ends[0] if ends and rng.random() < 0.5 else rng.choice(legal)
-        game = engine_module.apply(game, action)
-        out.append(game)
-    return out
-
-
-def _signature_long_way(view: dict) -> str:
-    """highlights.signature as it was written before its memo."""
-    import hashlib
-
-    parts = []
-    for (row, col), tokens in sorted(highlights._squares(view).items()):
-        text = "|".join(sorted(f"{token!r}*{n}" for token, n in tokens))
-        parts.append(f"{row}-{col}:{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}")
-    return " ".join(parts)
-
-
 def test_signature_with_the_players_memo_is_the_signature():
     owner = (-1, "test", "black")
     highlights._SIG_MEMOS.get(owner).clear()
-    for state in _positions(3, 120):
+    for state in positions(3, 120):
         for color in ("black", "white"):
             view = engine_module.view(state, color, history=False)
-            expected = _signature_long_way(view)
+            expected = signature_long_way(view)
             scratch: dict = {}
             assert highlights.signature(view) == expected
             assert highlights.signature(view, owner=(-1, "test", color), scratch=scratch) == expected
@@ -73,7 +47,7 @@ def _normalise_long_way(action):
 
 
 def test_normalised_actions_are_as_before():
-    for state in _positions(4, 80):
+    for state in positions(4, 80):
         for action in engine_module.legal_actions(state):
             for form in (action, json.loads(json.dumps(action))):
                 assert repr(actions.normalise_action(form)) == repr(_normalise_long_way(form))
@@ -106,7 +80,7 @@ def test_a_squares_memo_key_is_its_items_equality():
 
 @pytest.mark.django_db
 def test_state_rows_text_is_the_document():
-    states = _positions(5, 60)
+    states = positions(5, 60)
     for state in states:
         doc = engine_module.dump_scenario(state, history=False)
         text = state_store.state_json(-5, doc)

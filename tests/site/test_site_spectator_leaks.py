@@ -1,7 +1,7 @@
 """Spectators see only what neither player hides: two worlds that differ only
 in one side's unseen actions look the same, byte for byte, on every page a
 spectator (signed in or not) can fetch, at every moment.  The worlds are the
-players' leak test's (tests/site/test_site_leaks.py: White's unseen Torpedo
+players' leak test's (tests/site/leak_worlds.py: White's unseen Torpedo
 Fire, Exchange and Sub Moves), and the same worlds mirrored (Black's unseen
 actions), played through the real services on PostgreSQL."""
 
@@ -11,41 +11,12 @@ import re
 
 import pytest
 from django.urls import reverse
-from test_site_leaks import SCENARIO, TIMELINE, P, legal  # the players' two worlds
+from leak_worlds import MIRRORED, MIRRORED_TIMELINE, SCENARIO, TIMELINE, P, legal  # the players' two worlds
 
 import games.rules.wec as wec
 from games import selectors, services
 
 pytestmark = pytest.mark.django_db
-
-OTHER = {"black": "white", "white": "black"}
-
-
-def _mirror_place(place):
-    out = list(place)
-    out[0] = 11 - out[0]
-    return out
-
-
-def _mirror_action(action: dict) -> dict:
-    out = dict(action)
-    for key in ("from", "to"):
-        if key in out:
-            out[key] = _mirror_place(out[key])
-    if "direction" in out:
-        out["direction"] = [-out["direction"][0], out["direction"][1]]
-    return out
-
-
-MIRRORED = {
-    **SCENARIO,
-    "to_move": "white",
-    "pieces": [{**p, "color": OTHER[p["color"]], "row": 11 - p["row"]} for p in SCENARIO["pieces"]],
-}
-MIRRORED_TIMELINE = [
-    (OTHER[who], [_mirror_action(a) for a in wa], [_mirror_action(b) for b in wb]) for who, wa, wb in TIMELINE
-]
-
 
 def test_the_mirrored_worlds_differ_only_out_of_whites_sight():
     for world in (1, 2):

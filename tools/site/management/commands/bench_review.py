@@ -1,10 +1,11 @@
 """`manage.py bench_review`: a benchmark, not a test.  Builds a finished game
-of --actions quiet actions (games.benchkit), then measures the CPU time
+of --actions quiet actions (tools.site.benchkit), then measures the CPU time
 (time.process_time, so other load on the machine does not count) of stepping
 its review through the replay endpoint: every step rendered on demand (a
-cold cache, as before issue 13's precompute) against every step after
-games.review_cache.precompute (what the Celery task does when a game ends).
-Prints the figures; --keep leaves the game in the database."""
+cold cache: the process's review frames and the render cache emptied)
+against every step after games.review_cache.precompute (what the Celery task
+does when a game ends).  Prints the figures; --keep leaves the game in the
+database."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.test import Client
 
-from games import benchkit, boardcache, review, review_cache, selectors, services
+from games import boardcache, review_cache, selectors, services
 from games.engine import get_game_engine
 from games.integrity import purge_game
+from games.ui.wec import review  # the bench game is a Wec game: its review's process caches
+from tools.site import benchkit
 
 
 class Command(BaseCommand):
@@ -49,7 +52,7 @@ class Command(BaseCommand):
         client.force_login(bg.players["black"].user)
         try:
             cache = boardcache._cache()
-            # On demand, each step for the first time (the frames once per process, as before).
+            # On demand: each step rendered for the first time (the frames computed once per process).
             review._CACHE.clear()
             review._SUMMARIES.clear()
             cold = self._step_cpu(client, game.pk, steps)

@@ -1,6 +1,8 @@
-"""Bare views for the benchmark's baselines (issue 12): the same middleware,
-session and login as the game views, and nothing else.  Routed only when
-WEC_BENCH_VIEWS=1 (the benchmark's own servers), never in production."""
+"""Bare views for the benchmark's baselines: the same middleware, session
+and login as the game views, and nothing else, so that bench_site can put
+each figure of the site next to what the stack alone costs.  Routed only
+when WEC_BENCH_VIEWS=1 (the benchmark's own servers, tools/site/urls.py),
+never in production."""
 
 from __future__ import annotations
 

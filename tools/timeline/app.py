@@ -1,11 +1,13 @@
-"""Scratch instrumentation for the submit timeline (docs/performance.md,
-seventh round): `wecsite.asgi:application` with timing marks around the
-phases of a request, every SQL statement, every Redis command, every Celery
-enqueue, every on_commit hook and the doorbell thread's work.  Each mark is
+"""The submit timeline's server side (its figures: docs/performance.md):
+`wecsite.asgi:application` with timing marks around the phases of a
+request, every SQL statement, every Redis command, every Celery enqueue,
+every on_commit hook and the doorbell thread's work.  Each mark is
 (perf_counter, thread CPU, thread name, B/E/I, label); perf_counter is
-CLOCK_MONOTONIC, so the driver (scripts/submit_timeline.py) lines the marks
-up with its own send and receive times.  Marks go to $WEC_TIMELINE_DIR/<pid>.jsonl.
-Never used by the site: daphne loads it only when the driver asks."""
+CLOCK_MONOTONIC, so the driver (tools/timeline/submit.py) lines the marks
+up with its own send and receive times.  Marks go to
+$WEC_TIMELINE_DIR/<pid>.jsonl.  Never used by the site: daphne loads it
+only when the driver asks.  Importing it wraps Django, redis-py and the
+site's functions for good, so only its own web processes may import it."""
 
 from __future__ import annotations
 
@@ -188,7 +190,7 @@ OuterMark = _marker("middleware chain (thread hop 2)")
 InnerMark = _marker("url+view")
 
 
-settings.MIDDLEWARE = ["timeline_app.OuterMark", *settings.MIDDLEWARE, "timeline_app.InnerMark"]
+settings.MIDDLEWARE = [f"{__name__}.OuterMark", *settings.MIDDLEWARE, f"{__name__}.InnerMark"]
 django_asgi_app.load_middleware(is_async=True)
 
 

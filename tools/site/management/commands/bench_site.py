@@ -1,9 +1,10 @@
-"""`manage.py bench_site` (or `./wec bench`): every figure of issue 12 next
-to its bare-view baseline, measured in one run against the real stack.
+"""`manage.py bench_site` (or `./wec bench`): every figure of the site's
+speed (docs/performance.md) next to its bare-view baseline, measured in one
+run against the real stack.
 
 Starts `--workers` daphne processes (the `./wec serve` layout, one shared
 socket) on this settings' PostgreSQL and Redis with the bare baseline views
-routed (games/bench_views.py), creates bench players and games in the
+routed (tools/site/views.py), creates bench players and games in the
 database, then measures over loopback HTTP and websockets:
 
 * submit latency (htmx action POST) against a bare view doing one INSERT;
@@ -27,16 +28,17 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections, connection
 
-from games import benchkit, selectors, state_store
-from games.bench_views import BENCH_TABLE
-from games.benchkit import Http, WebSocket, med, pct
+from games import selectors, state_store
 from games.engine import get_game_engine
 from games.management.commands.verify_games import verify_game
 from games.models import Game, Seat
+from tools.site import benchkit
+from tools.site.benchkit import Http, WebSocket, med, pct
+from tools.site.views import BENCH_TABLE
 
 
 class Command(BaseCommand):
-    help = "Benchmark the site against bare views (issue 12); prints figures."
+    help = "Benchmark the site against bare views; prints figures."
 
     def add_arguments(self, parser):
         parser.add_argument("--workers", type=int, default=2, help="web processes")

@@ -1,4 +1,4 @@
-"""The explicit vacation (issue 14, as on online-go.com): a player starts and
+"""The explicit vacation (as on online-go.com): a player starts and
 ends it on the profile page; meanwhile every running clock of theirs is
 paused (days per move and bank clocks alike) and resumes with the time it had
 left; days are charged a whole day at a time from the yearly allowance, and

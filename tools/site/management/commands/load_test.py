@@ -1,5 +1,5 @@
 """`manage.py load_test`: many concurrent games with think time against the
-real stack for a bounded time, then every game's log checked (issue 12).
+real stack for a bounded time, then every game's log checked.
 
 Starts `--workers` web processes (the `./wec serve` layout) on this settings'
 PostgreSQL and Redis; each of `--games` games gets a thread playing both
@@ -22,11 +22,11 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
-from games import benchkit
-from games.benchkit import Http, WebSocket, pct
 from games.engine import get_game_engine
 from games.management.commands.verify_games import verify_game
 from games.models import Game
+from tools.site import benchkit
+from tools.site.benchkit import Http, WebSocket, pct
 
 
 class Command(BaseCommand):

@@ -1,21 +1,17 @@
-"""Languages (issue 14): the switcher, remembered per user; the time zone
+"""Languages: the switcher, remembered per user; the time zone
 detected on the first visit; the catalogue check."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from tools import i18n_check
+
 ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("i18n_check", ROOT / "scripts" / "i18n_check.py")
-i18n_check = importlib.util.module_from_spec(spec)
-sys.modules["i18n_check"] = i18n_check  # dataclasses look their module up there
-spec.loader.exec_module(i18n_check)
 
 
 def test_the_four_languages_are_offered():

@@ -1,5 +1,9 @@
-"""Scratch: the submit timeline's table from scripts/submit_timeline.py's marks
-(all.json): median wall and thread-CPU ms per phase of one submit."""
+"""The submit timeline's table from the marks tools/timeline/submit.py
+wrote (all.json): the median wall and thread-CPU ms of each phase of one
+submit, and of the bare INSERT view beside it.
+
+    python -m tools.timeline.report /tmp/wec-timeline-*/all.json
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,6 @@ import json
 import statistics
 import sys
 
-data = json.load(open(sys.argv[1]))
-events = data["events"]
 MS = 1000.0
 
 
@@ -59,7 +61,7 @@ SUBMIT = [
 BARE = [*WAY_IN, ("view: INSERT", cp("E", "url+view")), *WAY_OUT]
 
 
-def phases(kind, t0, t1, spec):
+def phases(events, t0, t1, spec):
     window = [e for e in events if t0 - 0.0005 <= e[0] <= t1 + 0.0005 and e[2] != "wec-doorbells"]
     out = []
     prev = (t0, None, "client")
@@ -81,7 +83,7 @@ def phases(kind, t0, t1, spec):
     return out
 
 
-def bell(t0, t1, commit_end, send_end):
+def bell(events, t0, t1, commit_end, send_end):
     """The doorbell thread's busy time inside [t0, t1] and in [commit, send]."""
     busy = []
     start = None
@@ -103,14 +105,15 @@ def bell(t0, t1, commit_end, send_end):
     return cpu, before_send, ((first - commit_end) * MS if first else None), overlap(t0, t1 + 0.03)
 
 
-def table(kind, spec):
+def table(data, kind, spec):
+    events = data["events"]
     rows = {}
     totals = []
     bells = []
     for c in data["client"]:
         if c[0] != kind or c[3] != 200:
             continue
-        ph = phases(kind, c[1], c[2], spec)
+        ph = phases(events, c[1], c[2], spec)
         if ph is None:
             continue
         totals.append((c[2] - c[1]) * MS)
@@ -126,7 +129,7 @@ def table(kind, spec):
                 for e in events
                 if c[1] <= e[0] <= c[2] + 0.002 and e[3] == "E" and e[4] == "send http.response.body"
             )
-            bells.append(bell(c[1], c[2], ce, se))
+            bells.append(bell(events, c[1], c[2], ce, se))
     print(
         f"\n{kind}: {len(totals)} requests, client wall median {statistics.median(totals):.2f} ms "
         f"(p25 {statistics.quantiles(totals, n=4)[0]:.2f}, p75 {statistics.quantiles(totals, n=4)[2]:.2f})"
@@ -149,5 +152,13 @@ def table(kind, spec):
         )
 
 
-table("submit", SUBMIT)
-table("bare", BARE)
+def main(argv: list[str]) -> int:
+    with open(argv[0]) as f:
+        data = json.load(f)
+    table(data, "submit", SUBMIT)
+    table(data, "bare", BARE)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """List the untranslated and fuzzy entries of the gettext catalogues.
 
-    python scripts/i18n_check.py [locale-dir]      (default: ./locale)
+    python -m tools.i18n_check [locale-dir]      (default: ./locale)
 
 Prints one line per problem (file, line, kind, msgid) and a summary per
 catalogue; exits 1 when any catalogue has an untranslated or fuzzy entry.
-Pure Python (no GNU gettext needed); tests/site/test_club_i18n.py uses it."""
+Pure Python (no GNU gettext needed); the i18n tests in tests/site use it."""
 
 from __future__ import annotations
 

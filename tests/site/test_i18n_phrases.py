@@ -1,4 +1,4 @@
-"""Language problems a catalogue cannot fix (issue 14): level words with their
+"""Language problems a catalogue cannot fix: level words with their
 own context, whole-phrase piece tooltips, translatable shipped scenarios and
 result reasons, and the plain-words record in the reader's language."""
 

@@ -1,5 +1,7 @@
-"""Issue 12: the current-state row, Turn records, snapshots without the log,
-the render cache and the record sent as appended lines."""
+"""What is kept beside the action log is the log's replay: the current-state
+row, the Turn records, snapshots (read without the log), the render cache
+(per colour and view version), the kept Turn-end views; and the record is
+sent as appended lines."""
 
 from __future__ import annotations
 

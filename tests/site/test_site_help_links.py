@@ -1,4 +1,4 @@
-"""Links from the board to Rules & help (issue 13): every piece and Article
+"""Links from the board to Rules & help: every piece and Article
 on the board, each weapon's Fires, each Transport's Article, the Move, Pick-up,
 Drop, Exchange, Reinforce and End Turn controls link to an entry that exists
 on /help/; the help page tells how to play every Action by keyboard; its

@@ -1,4 +1,4 @@
-"""The table (issue 13): direction words agree between buttons and the record
+"""The game page: direction words agree between buttons and the record
 for both colours, Fires that may hit one's own pieces ask first, End Turn asks
 first, a Dozer's Moves are offered once each, the tab title, the help page."""
 

@@ -1,11 +1,11 @@
-"""Downloads of a game (issue 14): the record (export.wec) and the starting
+"""Downloads of a game: the record (export.wec) and the starting
 position (start.json), linked from the game page during and after the game.
 
 While a game runs a player's export is that player's own censored record and
 nothing of the hidden start; a spectator gets none; the starting position is
 offered to nobody (a custom start, or the options, may hide pieces from a
 side).  Once the game has ended, everything.  The two-world test plays the
-players' leak test worlds (tests/site/test_site_leaks.py: White's unseen
+players' leak test worlds (tests/site/leak_worlds.py: White's unseen
 Torpedo Fire, Exchange and Sub Moves) and the same worlds mirrored (Black's
 unseen actions) through the real services, and compares the blind side's
 export byte for byte at every moment."""
@@ -18,8 +18,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from test_club_spectator_leaks import MIRRORED, MIRRORED_TIMELINE  # Black's unseen actions
-from test_site_leaks import SCENARIO, TIMELINE, legal  # White's unseen actions
+from leak_worlds import MIRRORED, MIRRORED_TIMELINE, SCENARIO, TIMELINE, legal  # the leak tests' worlds
 
 import games.rules.wec as wec
 from games import selectors, services

@@ -1,9 +1,11 @@
-"""Tools for the benchmark and the load test (issue 12): start the production
-layout (wecsite.layout) against the configured PostgreSQL and Redis, sign
-bench players in, and drive the site over real HTTP and websockets from
-threads.  Standard library clients only (http.client, a tiny websocket
-client), so that the figures measure the server and not a client library.
-Loopback only."""
+"""The kit of the site's benchmark, load test and soak tools: start the
+production layout (wecsite.layout) against the configured PostgreSQL and
+Redis, sign bench players in, build games (long ones in bulk), and drive the
+site over real HTTP and websockets from threads as the page does (the
+headers it sends, the patched boards it puts together).  Standard library
+clients only (http.client, a tiny websocket client), so that the figures
+measure the server and not a client library.  Loopback only.  Some site tests
+use it too, to play as the page plays."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 
@@ -43,11 +46,24 @@ def med(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+def database_url() -> str:
+    """The URL of the database this process is connected to (under pytest,
+    the run's test database rather than DATABASE_URL's)."""
+    db = settings.DATABASES["default"]
+    auth = quote(db["USER"] or "", safe="")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"], safe="")
+    host = quote(db["HOST"] or "127.0.0.1", safe="")  # a socket directory is a quoted path
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgres://{auth}@{host}{port}/{quote(db['NAME'], safe='')}"
+
+
 class Stack:
     """`workers` daphne processes on one shared socket, with this process's
-    database, Redis and Redis prefix, the bare baseline views routed."""
+    database, Redis and Redis prefix, the bare baseline views routed.
+    `extra_env` is added to their environment."""
 
-    def __init__(self, workers: int, log_path: Path | None = None):
+    def __init__(self, workers: int, log_path: Path | None = None, extra_env: dict | None = None):
         self.workers = workers
         self.sock = layout.listen_socket("127.0.0.1", 0)
         self.port = self.sock.getsockname()[1]
@@ -56,9 +72,11 @@ class Stack:
             {
                 "DJANGO_SETTINGS_MODULE": "wecsite.settings",
                 "WEC_TESTING": "1",
+                "WEC_DEVTOOLS": "1",  # the bare views live in the development tools' app
                 "WEC_BENCH_VIEWS": "1",
                 "WEC_REDIS_PREFIX": settings.WEC_REDIS_PREFIX,
-                "DATABASE_URL": os.environ.get("DATABASE_URL", ""),
+                "DATABASE_URL": database_url(),
+                **(extra_env or {}),
             }
         )
         env.pop("DEBUG", None)
@@ -149,8 +167,6 @@ class Http:
         raise AssertionError("unreachable")
 
     def post_form(self, path: str, player: Player, fields: dict, extra: dict | None = None):
-        from urllib.parse import urlencode
-
         body = urlencode(fields).encode()
         headers = player.headers()
         headers.update(extra or {})

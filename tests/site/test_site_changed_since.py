@@ -1,4 +1,4 @@
-"""'Changed since you last looked' (issue 13): the Squares that differ between
+"""'Changed since you last looked': the Squares that differ between
 the board a player was shown before and the one shown now, kept per Seat from
 nothing but what that player was served, sent beside the cached board partial
 (out of band) so the cache stays one entry per view version."""

@@ -1,4 +1,4 @@
-"""The table in a real browser (Debian Chromium), at a desktop size and a
+"""The game page in a real browser (Debian Chromium), at a desktop size and a
 phone size (390x844): a Turn with a Move, a Fire, a Pick-up and End Turn with
 its confirmation; an own-piece Fire that asks first; the review's three
 boards stepped with the keyboard; axe-core on the board, dashboard and help

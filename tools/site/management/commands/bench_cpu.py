@@ -1,5 +1,5 @@
-"""`manage.py bench_cpu`: CPU time and queries per request in one process
-(issue 12), the steadier figures on a shared machine.
+"""`manage.py bench_cpu`: CPU time and queries per request in one process,
+the steadier figures on a shared machine.
 
 Through Django's test client (the whole middleware stack, no HTTP server),
 on this settings' PostgreSQL and Redis:
@@ -33,9 +33,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games import benchkit, doorbells, state_store
+from games import doorbells, state_store
 from games.engine import get_game_engine
 from games.models import Game, Seat
+from tools.site import benchkit
 
 
 def _client(player) -> Client:
@@ -88,7 +89,7 @@ def _submit(client: Client, engine, bg, color: str, count: bool = False) -> tupl
 
 
 class Command(BaseCommand):
-    help = "CPU time and queries per submit and board fetch in one process (issue 12)."
+    help = "CPU time and queries per submit and board fetch in one process."
 
     def add_arguments(self, parser):
         parser.add_argument("--submits", type=int, default=60)

@@ -13,6 +13,7 @@ import random
 import time
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
@@ -32,7 +33,11 @@ class Command(BaseCommand):
         engine = get_game_engine()
         rng = random.Random(seed)
         game = Game(engine=settings.WEC_ENGINE_NAME, options={"competitive": True}, status=Game.Status.ACTIVE)
-        seats = [Seat(color="black", user_id=1), Seat(color="white", user_id=2)]
+        # Unsaved players: the digest reads each seat's user (its vacation), and
+        # this benchmark touches no database.
+        User = get_user_model()
+        seats = [Seat(color=color, user=User(pk=pk, username=f"bench-{color}"))
+                 for pk, color in ((1, "black"), (2, "white"))]
         state = engine.new_game({"competitive": True})
         apply_s = digest_s = 0.0
         done = changed = 0
