@@ -14,6 +14,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from games.registry import template_libraries
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -106,6 +108,10 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "games.context_processors.notifications",
             ],
+            # Each game's template tag libraries, from its site package's
+            # templatetags folder (games.registry): the shared app's own
+            # libraries (games/templatetags/) are found as any app's.
+            "libraries": template_libraries(),
         },
     },
 ]

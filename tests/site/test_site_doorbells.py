@@ -19,7 +19,7 @@ from django.db import transaction
 from leak_worlds import END, SCENARIO, TORPEDO, legal, move
 
 from games import doorbells, selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from wecsite.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,7 +42,7 @@ def start(alice, bob):
 def rolled_back_move(game_id, alice):
     """A Move whose transaction rolls back after the service returned."""
     game = selectors.get_game(game_id)
-    move = next(a for a in get_game_engine().legal_actions(selectors.load_state(game)) if a["type"] == "move")
+    move = next(a for a in get_engine().legal_actions(selectors.load_state(game)) if a["type"] == "move")
     with pytest.raises(RuntimeError), transaction.atomic():
         services.submit_action(game_id, alice, move, expected_seq=game.seq)
         raise RuntimeError("rolled back")
@@ -52,7 +52,7 @@ def rolled_back_move(game_id, alice):
 @database_sync_to_async
 def play(game_id, alice, actions: int) -> tuple[list[int], bool]:
     """Alice's actions (Moves and End Turns); her own view versions after each."""
-    engine = get_game_engine()
+    engine = get_engine()
     versions = []
     for _ in range(actions):
         game = selectors.get_game(game_id)
@@ -240,7 +240,7 @@ def test_an_actions_doorbells_go_out_in_one_call(alice, bob, settings, monkeypat
         doorbells, "_send_now", lambda bells, *a: calls.append(list(bells)) or real(bells, *a)
     )
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
-    engine = get_game_engine()
+    engine = get_engine()
     for wanted in ("move", "end_turn"):
         calls.clear()
         g = selectors.get_game(game.pk)
@@ -281,7 +281,7 @@ async def test_a_submits_doorbells_wait_until_its_answer_was_sent(client, alice,
     )
     game = await start(alice, bob)
     legal = await database_sync_to_async(
-        lambda: get_game_engine().legal_actions(selectors.load_state(selectors.get_game(game.pk)))
+        lambda: get_engine().legal_actions(selectors.load_state(selectors.get_game(game.pk)))
     )()
     action = next((a for a in legal if a["type"] == "end_turn"), legal[0])
     white_before = await database_sync_to_async(
@@ -372,7 +372,7 @@ def test_celery_enqueues_go_to_the_doorbell_thread_after_commit(alice, settings,
     )
     game = services.create_game(creator=alice, opponent="ai", color="black")
     assert doorbells.flush(5)
-    engine = get_game_engine()
+    engine = get_engine()
     for _ in range(40):
         game = selectors.get_game(game.pk)
         if game.to_move != "black":
