@@ -36,7 +36,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from . import boardpatch, doorbells, selectors, services
-from .ui import get_ui
+from .registry import get_ui
 
 # Stands for the CSRF token in a cached board; never a valid token itself.
 CSRF_MARK = "@@wec-csrf@@"
@@ -202,7 +202,7 @@ def since_last(game, seat, signature: str | None, quiet: bool = False) -> dict |
     """The "changed since you last looked" data of this answer (None for a
     game whose UI has no such highlight: its page has no element for it)."""
     ui = get_ui(game.engine)
-    if not getattr(ui, "SINCE_LAST", False):
+    if not ui.SINCE_LAST:
         return None
     squares = services.note_board_shown(game, seat, signature, quiet=quiet)
     return {"squares": squares, "keys": " ".join(f"{r}-{c}" for r, c in squares), "text": ui.since_last_text(squares)}
@@ -264,11 +264,9 @@ def board_response(
             history = selectors.history_lines(game, selectors.load_state(game), seat.color)
         signature = context.get("seen_signature")
         context["csrf_token"] = CSRF_MARK
-        ui = get_ui(game.engine)
         # A package may build its board partial without the template engine
         # (GameUI.render_board: the same HTML, faster).
-        render = getattr(ui, "render_board", None)
-        html = render(context) if render is not None else render_to_string(ui.BOARD_TEMPLATE, context)
+        html = get_ui(game.engine).render_board(context)
         cut = html.cut if isinstance(html, boardpatch.CutHTML) and html.cut is not None else boardpatch.split(html)
         owner = (game.pk, str(game.created), seat.color)
         hashes = boardpatch.digests(cut[0], owner) if cut is not None else None

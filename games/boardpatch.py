@@ -1,12 +1,13 @@
-"""A live board answered as its changed parts (issue 12).
+"""A live board answered as its changed parts.
 
-The live Wec board is ~100 KB of HTML, and after an action most of it is
-what the page already shows: of its 100 Squares only those whose content
-changed differ.  Its HTML is cut into parts by comments (`PART_MARK`
-before each Square and after the last one, `END_MARK` before the closing
-tag: games.fastboard, templates/games/wec/board.html), and every board
-answer says what its parts are in the `X-Wec-Parts` header: a short hash of
-each part, in order.
+A live board can be large (Wec's is ~100 KB of HTML), and after an action
+most of it is what the page already shows: of a Wec board's 100 Squares only
+those whose content changed differ.  A game's board partial may be cut into
+parts by comments (`PART_MARK` before each part and after the last one,
+`END_MARK` before the closing tag: Wec's grid, games/ui/wec/grid.py, puts
+one before each Square), and every answer of such a board says what its
+parts are in the `X-Wec-Parts` header: a short hash of each part, in order.
+A board without the marks is always answered whole.
 
 A page sends that header back with its next board request (the hashes of
 the board it shows, as it was received: static/js/game.js keeps the
@@ -30,12 +31,14 @@ from __future__ import annotations
 import hashlib
 import re
 
-from .fastboard import PART_MARK
-
+# Between the parts of a live board: before each part and after the last one.
+# HTML comments, so the page's DOM is the same with or without the answer
+# being patched.
+PART_MARK = "<!--s-->"
 END_MARK = "<!--e-->"
 PARTS_HEADER = "X-Wec-Parts"
 PATCH_HEADER = "X-Wec-Patch"
-# At most this many parts in a header a page sends (the board has 102).
+# At most this many parts in a header a page sends (a Wec board has 102).
 MAX_PARTS = 256
 _HASH = re.compile(r"[0-9a-f]{12}")
 
@@ -61,7 +64,7 @@ def split(html: str) -> tuple[list[str], str] | None:
 # Per player (game, colour): the digest of each part already hashed, by the
 # part's own Python hash (a board after an action repeats most of the parts
 # of the one before, and blake2b over ~100 KB of mostly unchanged HTML was
-# half a millisecond per answer).  Kept per player, as games.fastboard keeps
+# half a millisecond per answer).  Kept per player, as Wec's grid keeps
 # its Squares, so that how long an answer takes depends only on that
 # player's own boards.
 _KNOWN: dict[tuple, dict[int, str]] = {}

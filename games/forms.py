@@ -1,9 +1,16 @@
+from __future__ import annotations
+
 import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
+
+if TYPE_CHECKING:
+    from games.registry import GameUI
 
 
 def clock_choices():
@@ -15,7 +22,7 @@ def clock_choices():
 
 
 def _game_choices():
-    from games.ui import choices
+    from games.registry import choices
 
     return choices()
 
@@ -122,13 +129,13 @@ def _depth(value, limit: int) -> int:
     return 1 + max((_depth(v, limit - 1) for v in items), default=0)
 
 
-def action_from_post(data, ui) -> dict:
+def action_from_post(data, ui: Callable[[], GameUI]) -> dict:
     """The action a request posted: JSON in `action` (any game), or the game's
     own one-field-per-key form, which its site package reads
-    (``GameUI.action_from_fields``).  `ui` is that package, or a function
-    giving it (asked only for the field form, so a JSON post needs no read of
-    the game).  Raises ActionError when it cannot be read; whether it is
-    legal is the service's business."""
+    (``GameUI.action_from_fields``).  `ui` is a function giving that package
+    (asked only for the field form, so a JSON post needs no read of the
+    game).  Raises ActionError when it cannot be read; whether it is legal is
+    the service's business."""
     raw = data.get("action")
     if raw not in (None, ""):
         if not isinstance(raw, str) or len(raw) > MAX_ACTION_CHARS:
@@ -142,6 +149,4 @@ def action_from_post(data, ui) -> dict:
         if _depth(action, MAX_ACTION_DEPTH) > MAX_ACTION_DEPTH:
             raise ActionError(_("That is not a valid action."))
         return action
-    if callable(ui) and not hasattr(ui, "action_from_fields"):
-        ui = ui()
-    return ui.action_from_fields(data)
+    return ui().action_from_fields(data)

@@ -25,7 +25,7 @@ def clamp(game: Game, at: int | None) -> int:
 
 def step_html(game: Game, seat: Seat, at: int | None) -> str:
     """The replay partial of step `at` (clamped; None = the end) for `seat`."""
-    from .ui import get_ui
+    from .registry import get_ui
 
     ui = get_ui(game.engine)
     at = clamp(game, at)

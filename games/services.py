@@ -18,11 +18,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import afteranswer, doorbells, rows, state_store
-from .engine import get_game_engine
+from .engines import get_engine
 from .integrity import append_action
 from .models import Color, Game, GameAction, Notification, Seat, other_color
+from .registry import UI_REGISTRY, get_ui
 from .selectors import legal_actions, load_state, with_seats
-from .ui import UI_REGISTRY, get_ui
 from .writes import Batch, json_value
 
 logger = logging.getLogger(__name__)
@@ -126,7 +126,7 @@ def settle_views(
 
     if state is None:
         state = load_state(game)
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     views = {}
     changed = []
     for seat in seats:
@@ -359,7 +359,7 @@ def _resolve_color(color: str) -> str:
 
 
 def _initial_snapshot(game: Game, scenario: dict | None = None):
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     try:
         if scenario is not None:
             state = engine.load_scenario(scenario)
@@ -478,7 +478,7 @@ def create_game(
     games.services_club).  `competitive` False makes a friendly game.  Against
     the AI (also when it is named as the user) there is no clock unless
     `ai_clock`; `ai_level` is stored for the AI task.  `engine` names the game
-    (games.ui.UI_REGISTRY; default WEC_ENGINE_NAME)."""
+    (games.registry.UI_REGISTRY; default WEC_ENGINE_NAME)."""
     User = get_user_model()
     # Options given with a scenario replace the scenario's own (the start form
     # showed them filled in); None keeps the scenario's.
@@ -654,10 +654,10 @@ def _save_game_row(batch: Batch, game: Game) -> None:
 
 def _carry_turn_ends(game: Game, seats: list[Seat], rung: list[str], kind: str, actor: str) -> None:
     """After commit: each rung colour's Turn ends (for its highlights) follow
-    from those of its previous view version (games.ui.wec.highlights.carry_ends)."""
-    carry_ends = getattr(get_ui(game.engine), "carry_ends", None)  # a game whose board highlights Turns
-    if carry_ends is None or kind == state_store.WITHDRAW:
+    from those of its previous view version (GameUI.carry_ends)."""
+    if kind == state_store.WITHDRAW:
         return
+    carry_ends = get_ui(game.engine).carry_ends
     for seat in seats:
         if seat.color in rung:
             transaction.on_commit(
@@ -725,7 +725,7 @@ def _submit_action(
             expected_version is not None and int(expected_version) != seat.version
         ):
             raise StaleState(_("The board changed since you looked at it. Please look again."))
-        engine = get_game_engine(game.engine)
+        engine = get_engine(game.engine)
         ui = get_ui(game.engine)
         state = load_state(game)
         if not ui.actor(engine, state, seat.color):
@@ -799,11 +799,9 @@ def _note_shown_in_batch(game: Game, seat: Seat, batch: Batch) -> None:
     to them), written now with the action's other rows: one statement less
     per submit.  The answer then finds the record current and writes nothing."""
     ui = get_ui(game.engine)
-    signature_of = getattr(ui, "view_signature", None)
     shown = getattr(game, "actor_view", None)
     if (
-        not getattr(ui, "SINCE_LAST", False)
-        or signature_of is None
+        not ui.SINCE_LAST
         or shown is None
         or shown["color"] != seat.color
         or game.status != Game.Status.ACTIVE
@@ -813,7 +811,7 @@ def _note_shown_in_batch(game: Game, seat: Seat, batch: Batch) -> None:
     # The package may keep what it worked out for the signature in `shown`
     # (Wec: the Squares map its board_context reuses), and the hashes of the
     # player's Squares in that player's memo.
-    shown["signature"] = signature_of(shown["view"], owner=(game.pk, str(game.created), seat.color), scratch=shown)
+    shown["signature"] = ui.view_signature(shown["view"], owner=(game.pk, str(game.created), seat.color), scratch=shown)
     seat.seen = {"v": seat.version, "sig": shown["signature"], "changed": []}
     batch.add(f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s", [json_value(seat.seen), seat.pk])
 
@@ -974,7 +972,7 @@ def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool 
     `quiet`: the player's own action made this board (the act and take-back
     answers), so nothing is new to them.  It reads and writes only this
     seat's record of what it was served: nothing of the other side's.
-    Only for a game whose site package has SINCE_LAST (games.ui.GameUI)."""
+    Only for a game whose site package has SINCE_LAST (games.registry.GameUI)."""
     if game.status != Game.Status.ACTIVE or seat.user_id is None:
         return []
     seen = seat.seen or {}

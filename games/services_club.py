@@ -54,9 +54,9 @@ def _my_seat(seats: list[Seat], user) -> Seat:
 def _validated_options(game: Game, options: dict, competitive: bool | None = None) -> dict:
     """The options as the engine accepts them (ValueError -> 400 naming the
     option), for a competitive or friendly game (default: the game's kind)."""
-    from .engine import get_game_engine
+    from .engines import get_engine
 
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     options = {**options, "competitive": game.competitive if competitive is None else bool(competitive)}
     try:
         engine.resolve_options(options)

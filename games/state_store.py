@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from django.conf import settings
 from django.db import transaction
 
-from .engine import get_game_engine
+from .engines import Engine, as_undo_engine, get_engine
 from .models import Game, GameAction, GameState, GameTurn, Snapshot
 
 # Games whose states (and Turn records) each process keeps.  A state is some
@@ -54,11 +54,12 @@ def is_withdrawal(action) -> bool:
     return isinstance(action, dict) and action.get("type") == WITHDRAW
 
 
-def apply_entry(engine, state, action):
+def apply_entry(engine: Engine, state, action):
     """The state after one row of the action log: an engine action, or a
-    withdrawal replayed through the engine's undo."""
+    withdrawal replayed through the engine's undo (only a game whose engine
+    can take actions back has withdrawals: games.takeback)."""
     if is_withdrawal(action):
-        return engine.undo(state, int(action["steps"]))
+        return as_undo_engine(engine).undo(state, int(action["steps"]))
     return engine.apply(state, action)
 
 
@@ -244,7 +245,7 @@ def load_current(game: Game):
     state = cached_state(game)
     if state is not None:
         return state
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     row = GameState.objects.filter(game_id=game.pk).values_list("seq", "turns", "state").first()
     if row is not None and row[0] == game.seq:
         state = _load_doc(engine, game, row[2], row[1])
@@ -258,7 +259,7 @@ def load_current(game: Game):
 def load_at(game: Game, upto: int):
     """The engine state after action `upto`: the newest snapshot at or before
     it, then the later actions replayed through the engine."""
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     snapshot = Snapshot.objects.filter(game=game, seq__lte=upto).order_by("-seq").first()
     if snapshot is None:
         state = engine.new_game(game.options or None)
@@ -280,7 +281,7 @@ def save_state(
     snapshot when one is due.  The process caches learn of it only after
     commit.  With a `batch` (games.writes) the rows are written when the
     batch is sent."""
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     records = engine.turn_records(state, 0 if turns_before is None else turns_before)
     turns = (turns_before or 0) + len(records)
     if turns_before is None:
@@ -372,7 +373,7 @@ def save_rolled_back(game: Game, state) -> None:
     that lean on them, are dropped (they are derived from the action log,
     which keeps every row), and the game's history epoch moves on so that no
     process reuses records it cached before.  The caller saves `game`."""
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     turns = engine.turn_count(state)
     GameTurn.objects.filter(game=game, number__gt=turns).delete()
     Snapshot.objects.filter(game=game, turns__gt=turns).delete()

@@ -35,7 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import state_store
-from .engine import get_game_engine
+from .engines import UndoEngine, undo_engine
 from .integrity import append_action
 from .models import Game, GameAction, Notification, Seat
 from .rows import prepared_cursor
@@ -76,17 +76,20 @@ def _my_seat(seats: list[Seat], user) -> Seat:
     return seat
 
 
-def supports_undo(game: Game) -> bool:
-    """Whether this game may take actions back: friendly, and an engine with undo."""
-    engine = get_game_engine(game.engine)
-    return not game.competitive and hasattr(engine, "undo") and hasattr(engine, "steps_back_to_turn")
+def undo_engine_of(game: Game) -> UndoEngine | None:
+    """The game's engine when the game may take actions back: friendly, and
+    an engine that can (games.engines.UndoEngine); else None."""
+    return None if game.competitive else undo_engine(game.engine)
 
 
-def _check_friendly(game: Game) -> None:
+def _check_friendly(game: Game) -> UndoEngine:
+    """The game's engine, for a game in progress that may take actions back."""
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive(_("This game is not in progress."))
-    if not supports_undo(game):
+    engine = undo_engine_of(game)
+    if engine is None:
         raise NotFriendly(_("Competitive games have no take-backs and no undo."))
+    return engine
 
 
 def _check_version(seat: Seat, expected_version: int | None) -> None:
@@ -106,9 +109,8 @@ def take_back(game_id: int, user, steps: int = 1, expected_version: int | None =
     when that is not possible."""
     game, seats = _locked(game_id)
     seat = _my_seat(seats, user)
-    _check_friendly(game)
+    engine = _check_friendly(game)
     _check_version(seat, expected_version)
-    engine = get_game_engine(game.engine)
     state = state_store.load_current(game)
     if engine.to_move(state) != seat.color:
         raise NotYourTurn(_("It is not your turn."))
@@ -141,7 +143,7 @@ def request_undo(game_id: int, user) -> Game:
     while it is the opponent's turn)."""
     game, seats = _locked(game_id)
     seat = _my_seat(seats, user)
-    _check_friendly(game)
+    engine = _check_friendly(game)
     other = _opponent(seats, seat)
     if other.user is not None and other.user.is_ai:
         raise InvalidRequest(_("The AI does not grant undo requests."))
@@ -151,7 +153,6 @@ def request_undo(game_id: int, user) -> Game:
         raise InvalidRequest(_("Your opponent asked for an undo: grant or decline it first."))
     if game.to_move == seat.color:
         raise InvalidRequest(_("You can ask for an undo only after ending your turn, before your opponent ends theirs."))
-    engine = get_game_engine(game.engine)
     if engine.turn_count(state_store.load_current(game)) < 1:
         raise InvalidRequest(_("There is no turn of yours to undo yet."))
     game.undo_request = seat.color
@@ -168,7 +169,7 @@ def answer_undo(game_id: int, user, grant: bool) -> Game:
     it (a decline)."""
     game, seats = _locked(game_id)
     seat = _my_seat(seats, user)
-    _check_friendly(game)
+    engine = _check_friendly(game)
     if not game.undo_request:
         raise GameNotActive(_("There is no undo request to answer."))
     if not grant:
@@ -178,7 +179,6 @@ def answer_undo(game_id: int, user, grant: bool) -> Game:
         return game
     if game.undo_request == seat.color:
         raise InvalidRequest(_("Your opponent must grant your undo request."))
-    engine = get_game_engine(game.engine)
     state = state_store.load_current(game)
     if engine.to_move(state) != seat.color:  # the request lapses when the turn passes
         raise GameNotActive(_("There is no undo request to answer."))
@@ -301,9 +301,9 @@ def controls(game: Game, seat: Seat | None, state) -> Controls | None:
     """The player's take-back and undo controls, or None (competitive games,
     spectators, games not in progress).  Uses only what the player sees:
     whose turn it is, its own actions this Turn, and the standing request."""
-    if seat is None or game.status != Game.Status.ACTIVE or not supports_undo(game):
+    engine = undo_engine_of(game)
+    if seat is None or game.status != Game.Status.ACTIVE or engine is None:
         return None
-    engine = get_game_engine(game.engine)
     my_turn = game.to_move == seat.color
     opponent = next((s for s in game.seats.all() if s.pk != seat.pk), None)
     against_ai = opponent is not None and opponent.user is not None and opponent.user.is_ai

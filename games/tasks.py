@@ -124,11 +124,11 @@ def _ai_delay() -> None:
 def _play_ai_turn(game_id: int) -> int:
     from django.conf import settings
 
-    from .engine import get_game_engine
+    from .engines import get_engine
     from .models import Game
+    from .registry import get_ui
     from .selectors import load_state, seat_by_color
     from .services import GameError, submit_action
-    from .ui import get_ui
 
     rng = random.Random()
     made = 0
@@ -141,7 +141,7 @@ def _play_ai_turn(game_id: int) -> int:
         seat = seat_by_color(game, game.to_move)
         if seat is None or seat.user is None or not seat.user.is_ai:
             return made  # not (or no longer) the AI's turn: a duplicate run ends here
-        engine = get_game_engine(game.engine)
+        engine = get_engine(game.engine)
         state = load_state(game)
         # The game's own AI chooses, from the AI side's view of the game only.
         action = get_ui(game.engine).ai_action(engine, state, ai_level(game), rng, memo, think)

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import views, views_club, views_takeback
-from .ui import game_urlpatterns
+from .registry import game_urlpatterns
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -20,8 +20,8 @@ from wecsite.ratelimit import rate_limited
 from . import boardcache, review_cache, selectors, services
 from .forms import ActionError, NewGameForm, action_from_post
 from .models import Game
-from .ui import UI_REGISTRY, get_ui
-from .ui import choices as game_choices
+from .registry import UI_REGISTRY, get_ui
+from .registry import choices as game_choices
 
 logger = logging.getLogger(__name__)
 
@@ -156,9 +156,9 @@ def game_detail(request, game_id: int):
     context["since_last"] = boardcache.since_last(game, seat, context.get("seen_signature"))
     context["board_template"] = ui.BOARD_TEMPLATE
     context["notation_label"] = ui.NOTATION_LABEL
-    context["ui_script"] = getattr(ui, "SCRIPT", "")
-    context["ui_stylesheet"] = getattr(ui, "STYLESHEET", "")
-    context["ui_sprite"] = getattr(ui, "SPRITE_TEMPLATE", "")
+    context["ui_script"] = ui.SCRIPT
+    context["ui_stylesheet"] = ui.STYLESHEET
+    context["ui_sprite"] = ui.SPRITE_TEMPLATE
     return render(request, "games/game.html", context)
 
 

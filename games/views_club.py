@@ -13,7 +13,7 @@ from wecsite.ratelimit import rate_limited
 from . import selectors, services, services_club
 from .forms import NewGameForm
 from .models import Game
-from .ui import get_ui
+from .registry import get_ui
 
 
 def _refused(request, exc: services.GameError, game_id: int | None = None):
@@ -214,7 +214,7 @@ def _watch_context(request, game, at=None) -> dict:
     context = ui.watch_context(game, selectors.load_state(game), at=at)
     context["watch_template"] = ui.WATCH_TEMPLATE
     context["replay_template"] = ui.REPLAY_TEMPLATE
-    context["ui_stylesheet"] = getattr(ui, "STYLESHEET", "")
+    context["ui_stylesheet"] = ui.STYLESHEET
     return context
 
 
@@ -322,7 +322,7 @@ def export_record(request, game_id: int):
         header.append(("Record", f"as {color} saw it"))
     text = "".join(f'[{key} "{_header_value(value)}"]\n' for key, value in header) + "\n"
     ui = get_ui(game.engine)
-    if getattr(ui, "RECORD_NUMBERED", False):  # the notation numbers its own lines
+    if ui.RECORD_NUMBERED:  # the notation numbers its own lines
         text += "".join(f"{line}\n" for line in lines)
     else:
         text += "".join(f"{n}. {line}\n" for n, line in enumerate(lines, start=1))
@@ -372,8 +372,8 @@ def player_profile(request, username: str):
 def leaderboard(request):
     from django.conf import settings
 
-    from .ui import UI_REGISTRY
-    from .ui import choices as game_choices
+    from .registry import UI_REGISTRY
+    from .registry import choices as game_choices
 
     engine = request.GET.get("game") or settings.WEC_ENGINE_NAME
     if engine not in UI_REGISTRY:

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from wecsite.ratelimit import rate_limited
 
 from . import boardcache, selectors, services, takeback
-from .ui import get_ui
+from .registry import get_ui
 from .views import _participant, _refused
 
 

@@ -123,9 +123,9 @@ def carol(make_user):
 
 @pytest.fixture
 def engine():
-    from games.engine import get_game_engine
+    from games.engines import get_engine
 
-    return get_game_engine()
+    return get_engine()
 
 
 @pytest.fixture

@@ -14,6 +14,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from games.registry import template_libraries
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -106,6 +108,10 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "games.context_processors.notifications",
             ],
+            # Each game's template tag libraries, from its site package's
+            # templatetags folder (games.registry): the shared app's own
+            # libraries (games/templatetags/) are found as any app's.
+            "libraries": template_libraries(),
         },
     },
 ]
@@ -185,7 +191,7 @@ WEC_RENDER_CACHE_SECONDS = int(os.environ.get("WEC_RENDER_CACHE_SECONDS", "3600"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     WEC_RENDER_CACHE: {
-        "BACKEND": "games.rediscache.RedisCache",  # Django's, its client objects kept
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": os.environ.get("WEC_CACHE_REDIS_URL") or REDIS_URL,
         "KEY_PREFIX": f"{WEC_REDIS_PREFIX}:render",
         "TIMEOUT": WEC_RENDER_CACHE_SECONDS,

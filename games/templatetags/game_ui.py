@@ -1,8 +1,8 @@
-"""Template helpers that ask a game's site package (games.ui)."""
+"""Template helpers that ask a game's site package (games.registry)."""
 
 from django import template
 
-from games.ui import UI_REGISTRY, get_ui, nav_links
+from games.registry import UI_REGISTRY, get_ui, nav_links
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-// From-to arrows and shot marks over the board (games/arrows.py): each
+// From-to arrows and shot marks over the board (games/ui/wec/arrows.py): each
 // <line data-from="r-c-level" data-to="r-c-level"> is placed between the
 // centres of those Squares' level bands as the board is laid out now (the
 // level focus, the phone layout and the sideways scroll all move them), and

@@ -57,7 +57,9 @@ def test_challenge_change_accept_draw_and_a_spectator(new_page, shot):
     watcher.goto(game_path + "watch/")
     expect(watcher.locator("#watch")).to_be_visible()
     game = Game.objects.get(pk=int(game_path.strip("/").split("/")[-1]))
-    public = selectors.public_view(game, selectors.load_state(game))
+    from games.ui.wec.selectors import public_view
+
+    public = public_view(game, selectors.load_state(game))
     expect(watcher.locator("#watch .tok")).to_have_count(len(public["pieces"]))
     assert len(public["pieces"]) < len(selectors.load_state(game).pieces)  # the stealthed ones stay hidden
     assert "cooldown" not in watcher.content().lower()

@@ -221,10 +221,10 @@ REVIEW_WAIT = 15000
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_review_three_boards_step_by_keyboard(new_page, shot, django_user_model, size):
     from games import selectors, services
-    from games.engine import get_game_engine
+    from games.engines import get_engine
     from games.models import Game
 
-    engine = get_game_engine()
+    engine = get_engine()
     black = django_user_model.objects.create_user(f"rb_{size}", f"rb_{size}@example.com", PASSWORD)
     white = django_user_model.objects.create_user(f"rw_{size}", f"rw_{size}@example.com", PASSWORD)
     game = services.create_game(creator=black, opponent="user", username=f"rw_{size}", color="black", scenario=SCENARIO)
@@ -333,7 +333,7 @@ def test_every_action_by_keyboard_alone(new_page, shot, django_user_model):
     entry of the focused piece; then the enemy's Move shows as changed since
     the player last looked, live."""
     from games import selectors, services
-    from games.engine import get_game_engine
+    from games.engines import get_engine
     from games.models import Game
 
     black = django_user_model.objects.create_user("kb_b", "kb_b@example.com", PASSWORD)
@@ -423,7 +423,7 @@ def test_every_action_by_keyboard_alone(new_page, shot, django_user_model):
     # what changed since Black last looked, and says so in words.
     g = Game.objects.get(pk=game.pk)
     state = selectors.load_state(g)
-    move = next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move" and a["from"][:2] == [10, 10])
+    move = next(a for a in get_engine().legal_actions(state) if a["type"] == "move" and a["from"][:2] == [10, 10])
     off_thread(services.submit_action, g.pk, white, move, expected_seq=g.seq)
     expect(page.locator(".board-scroll .sq.hl-seen[data-row='10'][data-col='10']")).to_have_count(1)
     expect(page.locator("#since-last-text")).to_be_visible()

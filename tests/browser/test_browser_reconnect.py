@@ -14,7 +14,7 @@ PASSWORD = "Wec-browser-pw-55"
 
 def test_a_page_catches_up_after_its_socket_comes_back(new_page, django_user_model):
     from games import selectors, services
-    from games.engine import get_game_engine
+    from games.engines import get_engine
 
     fay = django_user_model.objects.create_user("fay_b", "fay@example.com", PASSWORD)
     django_user_model.objects.create_user("gus_b", "gus@example.com", PASSWORD)
@@ -49,7 +49,7 @@ def test_a_page_catches_up_after_its_socket_comes_back(new_page, django_user_mod
     # thread, where Playwright runs its event loop, the services' doorbells
     # fail anyway and are logged: only the reconnect can bring the news.)
     g = selectors.get_game(game.pk)
-    move = next(a for a in get_game_engine().legal_actions(selectors.load_state(g)) if a["type"] == "move")
+    move = next(a for a in get_engine().legal_actions(selectors.load_state(g)) if a["type"] == "move")
     services.submit_action(game.pk, fay, move, expected_seq=g.seq)
     services.submit_action(game.pk, fay, {"type": "end_turn"}, expected_seq=g.seq + 1)
     time.sleep(1)

@@ -5,7 +5,7 @@ services' time by hand is in conftest.py."""
 from datetime import UTC, datetime, timedelta
 
 from games import selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game, Seat
 
 DAY = timedelta(days=1)
@@ -20,7 +20,7 @@ def seats(game_id):
 def turn(game_id, user):
     """A whole turn: the first legal Move, then End Turn."""
     state = selectors.load_state(Game.objects.get(pk=game_id))
-    move = next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
+    move = next(a for a in get_engine().legal_actions(state) if a["type"] == "move")
     services.submit_action(game_id, user, move)
     services.submit_action(game_id, user, {"type": "end_turn"})
 

@@ -1,7 +1,7 @@
 """The new-game form's Wec option fields as a browser posts them, for the
 site tests that fill in a challenge or a scenario's start form."""
 
-from games import game_options
+from games.ui.wec import options as game_options
 
 
 def options_post(**changes) -> dict:

@@ -10,7 +10,7 @@ from django.urls import reverse
 from option_fields import options_post
 
 from games import selectors, services, services_club
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import ChatMessage, Game, Notification, Seat, Snapshot
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def test_challenge_waits_for_an_answer_and_the_clock_starts_at_accept(client, al
     assert 'id="accept-challenge"' in html
     # Nobody may move before it is accepted.
     state = selectors.load_state(game)
-    action = next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
+    action = next(a for a in get_engine().legal_actions(state) if a["type"] == "move")
     with pytest.raises(services.GameNotActive):
         services.submit_action(game.pk, alice, action)
     # Alice cannot accept her own challenge.
@@ -55,7 +55,7 @@ def test_challenge_waits_for_an_answer_and_the_clock_starts_at_accept(client, al
     black = Seat.objects.get(game=game, color="black")
     assert black.user_id == alice.pk and black.deadline is not None
     # The engine plays the options agreed.
-    assert get_game_engine().load_scenario(Snapshot.objects.get(game=game, seq=0).state) is not None
+    assert get_engine().load_scenario(Snapshot.objects.get(game=game, seq=0).state) is not None
     assert Snapshot.objects.get(game=game, seq=0).state["options"]["tank_range"] == 8
 
 
@@ -267,7 +267,7 @@ def test_friendly_and_ai_games_are_not_rated(alice, bob, monkeypatch):
 
 
 def test_a_draw_offer_lapses_when_the_other_side_plays_on(game, alice, bob):
-    engine = get_game_engine()
+    engine = get_engine()
     services_club.offer_draw(game_id=game.pk, user=bob)  # White offers during Black's turn
     state = selectors.load_state(game)
     services.submit_action(game.pk, alice, next(a for a in engine.legal_actions(state) if a["type"] == "move"))
@@ -378,7 +378,7 @@ def test_the_daily_digest_replaces_the_emails(game, alice, bob, django_capture_o
 
     bob.email_on_turn, bob.email_digest = True, True
     bob.save()
-    engine = get_game_engine()
+    engine = get_engine()
     mail.outbox = []
     with django_capture_on_commit_callbacks(execute=True):
         state = selectors.load_state(game)

@@ -13,9 +13,10 @@ from django.utils import translation
 
 from games import selectors, services
 from games.models import Game
-from games.templatetags.wec_board import level_name, piece_name, piece_title, reason_name
+from games.ui.wec import selectors as wec_selectors
 from games.ui.wec.record import translated_line
 from games.ui.wec.scenario_text import SHIPPED
+from games.ui.wec.words import level_name, piece_name, piece_title, reason_name
 
 
 def test_the_sub_level_and_the_sub_piece_are_told_apart():
@@ -28,10 +29,10 @@ def test_the_sub_level_and_the_sub_piece_are_told_apart():
 def test_describe_action_names_the_level_in_the_readers_language():
     action = {"type": "move", "from": [1, 1, "ground"], "to": [3, 4, "air"]}
     with translation.override("ru"):
-        label = selectors.describe_action(action)
+        label = wec_selectors.describe_action(action)
     assert "воздух" in label and "air" not in label
     with translation.override("en"):
-        assert selectors.describe_action(action) == "move to 3,4 (air)"
+        assert wec_selectors.describe_action(action) == "move to 3,4 (air)"
 
 
 def test_piece_tooltips_are_whole_phrases():

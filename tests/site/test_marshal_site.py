@@ -348,7 +348,7 @@ def test_verify_games_replays_a_marshal_game(client, alice, bob, settings):
 def test_the_ai_chooses_from_its_own_view_only():
     """The site's AI entry point: two worlds that differ only in two White
     types Black cannot see give Black's AI the same choice, setup included."""
-    from games.ui.marshal import site_engine
+    from games.engines import marshal as site_engine
 
     doc = json.loads(json.dumps(SMALL))
     other = json.loads(json.dumps(SMALL))

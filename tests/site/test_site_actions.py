@@ -345,8 +345,8 @@ def test_wec_refusal_table_translates_real_engine_messages():
     shows up here), in German; an unknown message is passed on as written."""
     from django.utils import translation
 
+    from games.registry import get_ui
     from games.rules import wec as rules
-    from games.ui import get_ui
 
     ui = get_ui("wec")
     fresh = rules.new_game({"competitive": False})

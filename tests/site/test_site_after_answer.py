@@ -113,7 +113,7 @@ def _request(user):
 
 
 def _context(game, seat, user):
-    from games.ui import get_ui
+    from games.registry import get_ui
 
     return get_ui(game.engine).board_context(_request(user), game, seat)
 

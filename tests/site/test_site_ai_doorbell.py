@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import connections
 
 from games import selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from wecsite.asgi import application
 from wecsite.celery import app as celery_app
 
@@ -53,7 +53,7 @@ async def test_the_ai_reply_rings_the_humans_page(client, alice, celery_worker):
     def play_turn(game_id):
         game = selectors.get_game(game_id)
         state = selectors.load_state(game)
-        move = next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
+        move = next(a for a in get_engine().legal_actions(state) if a["type"] == "move")
         services.submit_action(game_id, alice, move, expected_seq=game.seq)
         services.submit_action(game_id, alice, {"type": "end_turn"}, expected_seq=game.seq + 1)
 

@@ -1,13 +1,14 @@
-"""From-to arrows and shot marks over the board (issue 13, games.arrows)."""
+"""From-to arrows and shot marks over the board (issue 13, games/ui/wec/arrows.py)."""
 
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
 
-from games import arrows, selectors, services
-from games.engine import get_game_engine
+from games import selectors, services
+from games.engines import get_engine
 from games.models import Game
+from games.ui.wec import arrows
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +46,7 @@ def test_arrows_of_actions():
 
 
 def _king_move(state):
-    return next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move" and a["from"][:2] == [1, 1])
+    return next(a for a in get_engine().legal_actions(state) if a["type"] == "move" and a["from"][:2] == [1, 1])
 
 
 def test_own_arrows_while_moving_and_the_enemys_after_the_turn(client, alice, bob):
@@ -72,7 +73,7 @@ def test_an_unseen_move_gets_no_arrow(alice, bob):
     """The standard game: Black's first Moves are hidden from White, whose
     record says MV:? for them."""
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
-    engine = get_game_engine()
+    engine = get_engine()
     state = selectors.load_state(game)
     white_before = engine.view(state, "white")
     unseen = next(

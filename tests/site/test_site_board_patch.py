@@ -20,8 +20,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import boardpatch
-from games.engine import get_game_engine
-from games.fastboard import PART_MARK
+from games.boardpatch import PART_MARK
+from games.engines import get_engine
 from tools.site import benchkit
 
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
@@ -81,7 +81,7 @@ def _full(client: Client, url: str) -> str:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_patched_boards_equal_full_boards(seed):
-    engine = get_game_engine()
+    engine = get_engine()
     rng = random.Random(seed)
     bg = benchkit.new_bench_game(secrets.token_hex(3), seed, seed)
     pages = {color: Page(player) for color, player in bg.players.items()}
@@ -115,7 +115,7 @@ def test_patched_boards_equal_full_boards(seed):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_board_not_known_gets_the_whole_board():
-    engine = get_game_engine()
+    engine = get_engine()
     bg = benchkit.new_bench_game(secrets.token_hex(3), 9, 9)
     color = engine.to_move(bg.state)
     page = Page(bg.players[color])

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from long_way import positions, signature_long_way
 
 from games.rules import wec as engine_module
-from games.templatetags.wec_board import piece_name
 from games.ui.wec import board, fastpage, highlights, panels
+from games.ui.wec.words import piece_name
 
 LANGUAGES = ("en", "de", "ru", "pl")
 
@@ -90,7 +90,7 @@ def test_memo_board_is_the_board_built_the_long_way():
 def test_once_blocks_kept_per_language_are_the_templates():
     from django.template import Context
 
-    from games.templatetags.wec_fastboard import OnceNode
+    from games.ui.wec.templatetags.wec_fastboard import OnceNode
 
     nodes = {n.name: n for n in fastpage._template(fastpage.BOARD_TEMPLATE).nodelist.get_nodes_by_type(OnceNode)}
     assert set(nodes) >= {"wec-level-bar", "wec-square-zoom", "wec-legend"}

@@ -40,10 +40,10 @@ def play(user, game, action):
 
 
 def king_move(game, frm):
-    from games.engine import get_game_engine
+    from games.engines import get_engine
 
     state = selectors.load_state(Game.objects.get(pk=game.pk))
-    return next(a for a in get_game_engine().legal_actions(state)
+    return next(a for a in get_engine().legal_actions(state)
                 if a["type"] == "move" and a["from"][:2] == frm and a["to"][:2] != frm)
 
 

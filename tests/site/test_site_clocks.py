@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import selectors, services, tasks
 from games.models import Game, GameAction, Notification, Seat, Snapshot
-from games.templatetags.wec_time import clock_label, time_left
+from games.templatetags.clock_time import clock_label, time_left
 
 pytestmark = pytest.mark.django_db
 

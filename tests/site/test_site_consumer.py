@@ -6,7 +6,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from games import selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from wecsite.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +30,7 @@ def start_game(alice, bob):
 @sync_to_async
 def play_first_move(game_id, user):
     game = selectors.get_game(game_id)
-    engine = get_game_engine()
+    engine = get_engine()
     move = next(a for a in engine.legal_actions(selectors.load_state(game)) if a["type"] == "move")
     services.submit_action(game_id, user, move, expected_seq=game.seq)
 

@@ -1,4 +1,4 @@
-"""Issue 12: the Python-built board grid (games.fastboard) writes exactly the
+"""Issue 12: the Python-built board grid (games/ui/wec/grid.py) writes exactly the
 HTML of templates/games/wec/grid.html, over real positions of random
 games (both colours, with selections, Moves with one and several choices,
 aiming and Transport modes) and over made-up views that hold every kind of
@@ -16,15 +16,15 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import selectors
 from games.boardcache import CSRF_MARK
-from games.engine import get_game_engine
-from games.fastboard import render_grid
+from games.engines import get_engine
 from games.models import Game
-from games.selectors import Choice, MoveOptions
-from games.templatetags.wec_board import ARTICLES, PIECES
 from games.ui.wec import highlights, panels
+from games.ui.wec import selectors as wec_selectors
 from games.ui.wec.board import build_board, place_key
+from games.ui.wec.grid import render_grid
+from games.ui.wec.selectors import Choice, MoveOptions
+from games.ui.wec.words import ARTICLES, PIECES
 
 GRID = "games/wec/grid.html"
 TRICKY = 'a "quoted" <b>&amp; it\'s'
@@ -74,7 +74,7 @@ def _game(color: str) -> Game:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_real_positions_render_the_same(lang):
-    engine = get_game_engine()
+    engine = get_engine()
     rng = random.Random(7)
     state = engine.new_game(None)
     checked = 0
@@ -97,7 +97,7 @@ def test_real_positions_render_the_same(lang):
                     own = sorted({(p["row"], p["col"], p.get("level", "ground"))
                                   for p in view.get("pieces", []) if p.get("color") == color and p.get("row")})
                     for place in rng.sample(own, min(3, len(own))):
-                        options = selectors.move_options(_game(color), color, *place, state=state, view=view,
+                        options = wec_selectors.move_options(_game(color), color, *place, state=state, view=view,
                                                          legal=legal)
                         board = build_board(view, color, options=options, can_select=True)
                         _same(_context(board, color, rng, sel_query=f"sel={place_key(place)}"))

@@ -26,14 +26,15 @@ from django.utils import translation
 
 from games import selectors, services
 from games.boardcache import CSRF_MARK
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game
-from games.selectors import Choice
 from games.takeback import Controls
 from games.ui import wec
 from games.ui.wec import fastpage
+from games.ui.wec import selectors as wec_selectors
 from games.ui.wec.board import place_key
 from games.ui.wec.panels import TurnPanel
+from games.ui.wec.selectors import Choice
 
 TRICKY = 'a "quoted" <b>&amp; it\'s'
 LANGS = ["en", "de", "ru", "pl"]
@@ -67,7 +68,7 @@ def test_boards_of_played_games_are_the_template(alice, bob, lang, competitive, 
     """Random games through the site; every board the views render goes
     through fastpage and is compared with board.html (tests/site/conftest.py),
     and each board context once more here, in the player's language."""
-    engine = get_game_engine()
+    engine = get_engine()
     # A seed from the language alone (str hashes change with every process).
     rng = random.Random(zlib.crc32(lang.encode()))
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black",
@@ -225,11 +226,11 @@ def test_squares_from_the_memo_are_built_and_rendered_as_new(lang):
     HTML keyed by it): over a random game's consecutive positions, with
     selections and highlights, each board equals one built without the
     memo, and its grid is grid.html's for that board."""
-    from games.fastboard import render_grid
     from games.ui.wec import highlights, panels
     from games.ui.wec.board import build_board, square_memo
+    from games.ui.wec.grid import render_grid
 
-    engine = get_game_engine()
+    engine = get_engine()
     rng = random.Random(3)
     state = engine.new_game(None)
     game = SimpleNamespace(pk=987654, created="2026-01-01 " + lang)
@@ -250,7 +251,7 @@ def test_squares_from_the_memo_are_built_and_rendered_as_new(lang):
                                   if p.get("color") == color and p.get("row")})
                     if own:
                         place = rng.choice(own)
-                        options = selectors.move_options(Game(status=Game.Status.ACTIVE, to_move=color, engine=""),
+                        options = wec_selectors.move_options(Game(status=Game.Status.ACTIVE, to_move=color, engine=""),
                                                          color, *place, state=state, view=view, legal=legal)
                         if rng.random() < 0.5:
                             weapons = sorted({a.get("weapon") for a in legal if a.get("type") == "fire"

@@ -34,7 +34,7 @@ from django.utils import timezone
 from faultkit import PrivatePostgres, PrivateRedis, start_beat, start_worker, wait_for
 
 from games import selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game, GameAction, Notification, Seat
 
 pytestmark = [pytest.mark.fault, pytest.mark.procs, pytest.mark.django_db(transaction=True)]
@@ -204,7 +204,7 @@ def post_action(client: Client, game_id: int, action: dict) -> int:
 
 def first_move(game_id: int) -> dict:
     state = selectors.load_state(Game.objects.get(pk=game_id))
-    return next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
+    return next(a for a in get_engine().legal_actions(state) if a["type"] == "move")
 
 
 @pytest.mark.asyncio

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game, GameAction, Notification, Seat, Snapshot
 
 EXAMPLES = int(os.environ.get("WEC_FUZZ_EXAMPLES", "8"))
@@ -211,7 +211,7 @@ def db_state() -> tuple:
 @pytest.fixture
 def world(alice, bob, carol):
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
-    engine = get_game_engine()
+    engine = get_engine()
     move = next(a for a in engine.legal_actions(selectors.load_state(game)) if a["type"] == "move")
     services.submit_action(game.pk, alice, move, expected_seq=0)
     seek = services.create_game(creator=bob, opponent="open", color="white")

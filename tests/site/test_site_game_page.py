@@ -12,6 +12,7 @@ from django.urls import reverse
 from games import selectors, services
 from games.models import Game
 from games.ui.wec import panels
+from games.ui.wec import selectors as wec_selectors
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -77,9 +78,9 @@ def play(user, game, action):
 
 def a_move(game, frm):
     state = selectors.load_state(Game.objects.get(pk=game.pk))
-    from games.engine import get_game_engine
+    from games.engines import get_engine
 
-    return next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move" and a["from"][:2] == frm)
+    return next(a for a in get_engine().legal_actions(state) if a["type"] == "move" and a["from"][:2] == frm)
 
 
 def test_direction_words_agree_between_buttons_and_record_for_both_colours(client, tgame, alice, bob):
@@ -166,21 +167,21 @@ def test_a_dozer_move_is_offered_once():
     move = {"type": "move", "piece": 13, "from": [4, 6, "ground"], "to": [5, 6, "ground"]}
     dozing = dict(move, doze=[])
     pushing = dict(move, doze=[[5, 6]])
-    assert selectors.action_fingerprint(move) == selectors.action_fingerprint(dozing)
-    assert selectors.action_fingerprint(move) != selectors.action_fingerprint(pushing)
+    assert wec_selectors.action_fingerprint(move) == wec_selectors.action_fingerprint(dozing)
+    assert wec_selectors.action_fingerprint(move) != wec_selectors.action_fingerprint(pushing)
     assert len(list(panels._unique([move, dozing, pushing]))) == 2
 
 
 def test_dozer_move_choices_listed_once_on_the_page(tgame, alice):
     game = Game.objects.get(pk=tgame.pk)
     state = selectors.load_state(game)
-    from games.engine import get_game_engine
+    from games.engines import get_engine
 
-    legal = get_game_engine().legal_actions(state)
+    legal = get_engine().legal_actions(state)
     doubled = legal + [dict(a, doze=[]) for a in legal if a["type"] == "move" and "doze" not in a]
-    options = selectors.move_options(game, "black", 4, 6, "ground", state=state, legal=doubled)
+    options = wec_selectors.move_options(game, "black", 4, 6, "ground", state=state, legal=doubled)
     for choices in options.targets.values():
-        fingerprints = [selectors.action_fingerprint(c.action) for c in choices]
+        fingerprints = [wec_selectors.action_fingerprint(c.action) for c in choices]
         assert len(fingerprints) == len(set(fingerprints))
 
 
@@ -196,7 +197,7 @@ def test_tab_title_says_your_turn_and_the_opponent(client, tgame, alice, bob):
 
 
 def test_help_page_has_every_piece_article_and_action(client):
-    from games.templatetags.wec_board import ARTICLES, PIECES
+    from games.ui.wec.words import ARTICLES, PIECES
 
     response = client.get(reverse("help"))
     assert response.status_code == 200

@@ -150,9 +150,9 @@ def start_game(alice):
 def alice_plays_a_turn(game_id, alice):
     game = selectors.get_game(game_id)
     state = selectors.load_state(game)
-    from games.engine import get_game_engine
+    from games.engines import get_engine
 
-    move = next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
+    move = next(a for a in get_engine().legal_actions(state) if a["type"] == "move")
     services.submit_action(game_id, alice, move, expected_seq=game.seq)
     services.submit_action(game_id, alice, {"type": "end_turn"}, expected_seq=game.seq + 1)
 

@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.backends.postgresql.base import Cursor
 
 from games import rows, selectors, services, takeback
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def played(alice, bob):
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
-    engine = get_game_engine()
+    engine = get_engine()
     users = {"black": alice, "white": bob}
     for _ in range(4):  # four Turns of a Move and an End Turn
         for kind in ("move", "end_turn"):

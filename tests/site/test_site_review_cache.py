@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games import boardcache, review_cache, selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game
 from games.ui.wec import review
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _finished(game, alice, bob, turns=3):
-    engine = get_game_engine()
+    engine = get_engine()
     players = {"black": alice, "white": bob}
     for _ in range(turns):
         g = Game.objects.get(pk=game.pk)

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from accounts.models import User
 from accounts.names import name_key
 from games import selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game, GameAction
 from wecsite import ratelimit
 
@@ -145,7 +145,7 @@ def test_pages_have_nothing_the_csp_would_block(client, alice, bob):
         reverse("game_detail", args=[game.pk]),
     ]
     state = selectors.load_state(game)
-    move = next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
+    move = next(a for a in get_engine().legal_actions(state) if a["type"] == "move")
     frm = "-".join(str(x) for x in move["from"])
     pages.append(reverse("game_board", args=[game.pk]) + f"?sel={frm}")
     for url in pages:
@@ -222,7 +222,7 @@ def frozen_clock(monkeypatch):
 
 def first_move(game):
     state = selectors.load_state(game)
-    return next(a for a in get_game_engine().legal_actions(state) if a["type"] == "move")
+    return next(a for a in get_engine().legal_actions(state) if a["type"] == "move")
 
 
 @pytest.mark.django_db

@@ -4,7 +4,7 @@ import pytest
 from django.db import connections
 
 from games import selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game, GameAction, Snapshot
 
 pytestmark = pytest.mark.django_db
@@ -188,7 +188,7 @@ def test_user_games_marks_your_turn(game, alice, bob):
 def test_two_concurrent_submits_exactly_one_lands(alice, bob, first_move):
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
     state = state_of(game.pk)
-    moves = [a for a in get_game_engine().legal_actions(state) if a["type"] == "move"][:2]
+    moves = [a for a in get_engine().legal_actions(state) if a["type"] == "move"][:2]
     barrier = threading.Barrier(2)
     results = [None, None]
 

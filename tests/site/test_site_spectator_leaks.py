@@ -15,6 +15,7 @@ from leak_worlds import MIRRORED, MIRRORED_TIMELINE, SCENARIO, TIMELINE, P, lega
 
 import games.rules.wec as wec
 from games import selectors, services
+from games.ui.wec import selectors as wec_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +94,7 @@ class _WecGame:
 
 def test_the_public_view_shows_only_pieces_that_cannot_hide():
     state = wec.load_scenario({**SCENARIO, "options": {**SCENARIO["options"], "competitive": True}})
-    public = selectors.public_view(_WecGame(), state)
+    public = wec_selectors.public_view(_WecGame(), state)
     shown = {(p["color"], p["type"]) for p in public["pieces"]}
     assert ("white", "sub") not in shown and ("white", "aaa") not in shown  # hidden from Black
     assert ("white", "king") in shown and ("black", "dozer") in shown

@@ -9,7 +9,7 @@ from django.db import connection
 from django.urls import reverse
 
 from games import selectors, services, state_store, takeback
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.management.commands.verify_games import verify_game
 from games.models import Game, GameAction, GameTurn, Notification, Seat
 
@@ -24,7 +24,7 @@ def friendly(alice, bob):
 
 def _moves(game) -> list[dict]:
     state = selectors.load_state(Game.objects.get(pk=game.pk))
-    return [a for a in get_game_engine().legal_actions(state) if a["type"] == "move"]
+    return [a for a in get_engine().legal_actions(state) if a["type"] == "move"]
 
 
 def _play(game, user, action):
@@ -33,7 +33,7 @@ def _play(game, user, action):
 
 def _view(game, color):
     game = Game.objects.get(pk=game.pk)
-    return get_game_engine().view(selectors.load_state(game), color)
+    return get_engine().view(selectors.load_state(game), color)
 
 
 def _versions(game) -> dict:
@@ -50,7 +50,7 @@ def _fresh_load(game):
 
 
 def test_a_take_back_cancels_the_last_action_of_the_turn_as_a_new_log_row(friendly, alice, bob):
-    engine = get_game_engine()
+    engine = get_engine()
     before = _view(friendly, "black")
     move = _moves(friendly)[0]
     _play(friendly, alice, move)
@@ -126,7 +126,7 @@ def test_a_take_back_of_an_unseen_action_rings_nothing_for_the_opponent(friendly
     """Black's first Move from the back row is out of White's sight at the
     start: taking it back leaves White's view, version and notifications as
     they were."""
-    engine = get_game_engine()
+    engine = get_engine()
     state = selectors.load_state(friendly)
     white_before = engine.view(state, "white")
     unseen = next(
@@ -152,7 +152,7 @@ def _one_turn(game, user):
 
 
 def test_an_undo_request_granted_rolls_back_the_askers_last_turn(client, friendly, alice, bob):
-    engine = get_game_engine()
+    engine = get_engine()
     _one_turn(friendly, alice)  # Black's Turn 1
     _one_turn(friendly, bob)  # White's Turn 1
     black_before = _view(friendly, "black")  # at the start of Black's Turn 2
@@ -208,7 +208,7 @@ def test_an_undo_request_granted_rolls_back_the_askers_last_turn(client, friendl
 def test_a_stale_process_cache_is_not_used_after_an_undo(friendly, alice, bob):
     """Another process cached the Turn records before the undo: its history
     epoch tells it they are stale."""
-    engine = get_game_engine()
+    engine = get_engine()
     _one_turn(friendly, alice)
     _one_turn(friendly, bob)
     _one_turn(friendly, alice)

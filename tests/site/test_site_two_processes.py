@@ -14,7 +14,7 @@ from childenv import child_env
 from faultkit import Proc, wait_for
 
 from games import selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game
 from tools.site.benchkit import Http, WebSocket, make_player
 from wecsite import layout
@@ -46,7 +46,7 @@ def test_submit_on_one_process_rings_a_socket_held_by_the_other(tmp_path):
         (proc_a, port_a), (proc_b, port_b) = web
         assert proc_a.pid != proc_b.pid
         ws = WebSocket(port_b, f"/ws/games/{game.pk}/", white.cookie)  # White's page, on process B
-        engine = get_game_engine()
+        engine = get_engine()
         state = selectors.load_state(Game.objects.get(pk=game.pk))
         move = next(a for a in engine.legal_actions(state) if a["type"] == "move")
         http_a = Http(port_a)

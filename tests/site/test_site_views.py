@@ -211,7 +211,9 @@ def test_move_options_groups_several_actions_per_target(game, engine, monkeypatc
     base = {"type": "move", "piece": 3, "from": [1, 1, "ground"], "to": [2, 1, "ground"]}
     fake = [base, dict(base, carry=True), dict(base, doze=[[2, 2]]), {"type": "end_turn"}]
     monkeypatch.setattr(engine, "legal_actions", lambda state: fake)
-    options = selectors.move_options(game, "black", 1, 1, "ground")
+    from games.ui.wec.selectors import move_options
+
+    options = move_options(game, "black", 1, 1, "ground")
     [(target, choices)] = options.targets.items()
     assert target == (2, 1, "ground") and len(choices) == 3
     labels = [c.label for c in choices]
@@ -303,10 +305,10 @@ def test_each_game_ai_chooses_an_action_the_engine_takes(name):
     action; what comes back is one the engine accepts for the side to move."""
     import random
 
-    from games.engine import get_game_engine
-    from games.ui import get_ui
+    from games.engines import get_engine
+    from games.registry import get_ui
 
-    engine, ui = get_game_engine(name), get_ui(name)
+    engine, ui = get_engine(name), get_ui(name)
     state = engine.new_game(ui.engine_options({"competitive": True}) or None)
     memo: dict = {}
     for _ in range(3):

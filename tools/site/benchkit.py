@@ -320,7 +320,7 @@ def take_board(bg: BenchGame, color: str, body: bytes, patched: str | None, hash
     and X-Wec-Parts given): the whole answer, a patched one put together
     with the parts the page kept, as static/js/game.js does."""
     from games import boardpatch
-    from games.fastboard import PART_MARK
+    from games.boardpatch import PART_MARK
 
     text = body.decode()
     if patched == "1" and bg.boards.get(color):

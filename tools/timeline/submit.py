@@ -33,7 +33,7 @@ def run(n: int, workers: int, pause: float = 0.03) -> Path:
     web processes; returns the path of all.json."""
     from django.db import connection
 
-    from games.engine import get_game_engine
+    from games.engines import get_engine
     from tools.site import benchkit
     from tools.site.views import BENCH_TABLE
     from wecsite import layout
@@ -41,7 +41,7 @@ def run(n: int, workers: int, pause: float = 0.03) -> Path:
     out_dir = Path(tempfile.mkdtemp(prefix="wec-timeline-"))
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE TABLE IF NOT EXISTS {BENCH_TABLE} (id bigserial primary key, n int)")
-    engine = get_game_engine()
+    engine = get_engine()
     tag = secrets.token_hex(3)
     sent: list[tuple[float, float]] = []
 

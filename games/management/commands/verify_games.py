@@ -14,7 +14,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.integrity import GENESIS_HASH, action_hash
 from games.models import Game, GameAction, GameState, GameTurn, Snapshot
 from games.state_store import apply_entry
@@ -42,7 +42,7 @@ def _same(engine, state, snapshot: tuple) -> bool:
 
 def verify_game(game: Game) -> tuple[str | None, int, int]:
     """(the first problem found or None, actions checked, snapshots checked)."""
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     snapshot_rows = {s.seq: s for s in Snapshot.objects.filter(game=game)}
     # A snapshot written since issue 12 leaves out the history (its `turns`
     # says how many Turn records it has); it is checked against the replay's

@@ -1,4 +1,4 @@
-"""The Marshal and Spy site package (see games/ui/__init__.py, ``GameUI``):
+"""The Marshal and Spy site package (see games/registry.py, ``GameUI``):
 the board and setup screen view-models, the spectators' board, the review,
 and the game's hooks for the shared services and views.
 
@@ -13,18 +13,19 @@ import json
 import secrets
 from types import SimpleNamespace
 
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import selectors
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game, other_color
 
 from . import favourites
 from . import options as OPTIONS  # noqa: N812 (the package's options form, as GameUI names it)
 from .board import board_size, build_board, known_to_enemy, lost_summary, parse_square, square_key, turn_hint
-from .words import PIECE_MARKS, piece_name, reason_name
+from .words import PIECE_MARKS, line_words, piece_name, reason_name
 
 NAME = "marshal"
 LABEL = gettext_lazy("Marshal and Spy")
@@ -34,20 +35,47 @@ REPLAY_TEMPLATE = "games/marshal/replay.html"
 NOTATION_LABEL = gettext_lazy("Marshal notation")
 EXPORT_EXTENSION = "txt"
 RECORD_NUMBERED = True  # its notation lines start with the turn number
+SPRITE_TEMPLATE = ""  # the tokens draw their own icons (token.html)
 SCRIPT = "js/marshal_setup.js"
 STYLESHEET = "css/marshal.css"
 OPTIONS_PREFIX = OPTIONS.PREFIX
+NAV_LINKS = ()  # no pages of its own in the site's menu
+# No "changed since you last looked" highlight: the signature members below
+# are never called (GameUI.SINCE_LAST).
+SINCE_LAST = False
 
 
 def engine_options(options: dict) -> dict:
-    from .site_engine import engine_options as strip
+    from games.engines.marshal import engine_options as strip
 
     return strip(options)
 
 
 def plain_words(line: str, color: str) -> str:
-    """The record in words is the same for both readers (squares by number)."""
-    return line
+    """A notation line in words, the same for both readers (squares by
+    number), in the reader's language."""
+    return line_words(line)
+
+
+def render_board(context: dict) -> str:
+    """The board partial, through its template."""
+    return render_to_string(BOARD_TEMPLATE, context)
+
+
+def view_signature(view: dict, owner: tuple | None = None, scratch: dict | None = None) -> str:
+    return ""
+
+
+def signature_changes(before: str, after: str) -> list[list[int]]:
+    return []
+
+
+def since_last_text(squares: list) -> str:
+    return ""
+
+
+def carry_ends(game, color: str, version: int, seq: int, kind: str | None, actor: str) -> None:
+    """Nothing is kept per view version."""
 
 
 def board_params(data) -> dict:
@@ -135,7 +163,7 @@ def _setup_context(game, seat, view, state) -> dict:
     """The setup screen: the zone, the army, the starting arrangement (the
     player's saved favourite when it fits, else the default one)."""
     rows, cols = board_size(view)
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     default = next(a["pieces"] for a in engine.legal_actions(state) if a.get("color") == seat.color)
     favourite = favourites.arrangement_for(seat.user, view, seat.color)
     from games.rules.marshal.constants import ARMY
@@ -152,7 +180,7 @@ def _setup_context(game, seat, view, state) -> dict:
 
 
 def board_context(request, game, seat, sel=None, error=None, **_ignored) -> dict:
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     state = selectors.load_state(game)
     view = engine.view(state, seat.color)
     my_turn = game.status == Game.Status.ACTIVE and game.to_move == seat.color
@@ -185,7 +213,7 @@ def full_view(game, state) -> dict:
     """The true board of an ended game (every type shows once over)."""
     if not selectors.is_review(game):
         raise PermissionError("the true board is shown only once the game has ended")
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     return engine.view(state, "black")
 
 

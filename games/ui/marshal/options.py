@@ -1,5 +1,5 @@
 """Marshal and Spy's game options in plain words and as a form (the same
-interface as games/game_options.py for Wec).  The engine's options.resolve
+interface as games/ui/wec/options.py for Wec).  The engine's options.resolve
 stays the judge of what is valid."""
 
 from __future__ import annotations

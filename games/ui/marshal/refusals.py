@@ -1,5 +1,5 @@
 """The Marshal engine's refusals a player can meet, in the reader's language
-(see games/ui/refusals.py).  The patterns follow the messages of
+(see games/refusals.py).  The patterns follow the messages of
 games/rules/marshal/engine.py; those about a malformed action (missing keys,
 wrong JSON types) are left out: the site hands the engine only actions it has
 already put in shape (``accepts``), so no player meets them."""
@@ -10,8 +10,8 @@ import re
 
 from django.utils.translation import gettext_lazy as _
 
-from games.ui.refusals import Refusal
-from games.ui.refusals import translate as _translate
+from games.refusals import Refusal
+from games.refusals import translate as _translate
 
 from .words import piece_name
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import GameAction, Snapshot
 
 
@@ -10,7 +10,7 @@ def replay_state(game, at: int) -> dict:
     """A view-shaped dict of the true board once `at` turns were finished
     (0: both armies set up, nothing moved).  Only for ended games (the
     caller checks): it shows every type."""
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     first = Snapshot.objects.filter(game=game).order_by("seq").first()
     state = engine.load_scenario(first.state)
     for entry in GameAction.objects.filter(game=game, seq__gt=first.seq).order_by("seq"):

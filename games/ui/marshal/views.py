@@ -11,12 +11,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors
+from games.engines.marshal import engine_options
 from games.models import Game
 from games.rules import marshal as rules
 
 from . import NAME, favourites
 from .refusals import translate
-from .site_engine import engine_options
 
 
 @login_required

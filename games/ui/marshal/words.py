@@ -9,7 +9,6 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.rules import marshal as rules
 from games.rules.marshal.constants import TYPE_OF_LETTER
 
 PIECE_NAMES = {
@@ -47,7 +46,7 @@ def piece_name(kind: str) -> str:
 def reason_name(reason: str) -> str:
     """Why the game ended, in words: the engine's reasons, else the site's
     own (resignation, time, agreed draw), named as for every game."""
-    from games.templatetags.wec_board import reason_name as site_reason
+    from games.words import reason_name as site_reason
 
     own = {
         "hq_captured": _("the Headquarters was taken"),
@@ -90,7 +89,3 @@ def line_words(line: str) -> str:
     if m.group(4):
         text += " " + _("Game over.")
     return text
-
-
-def plain_lines(state, color: str | None = None) -> list[str]:
-    return [line_words(line) for line in rules.history(state, color)]

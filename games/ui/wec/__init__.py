@@ -1,12 +1,15 @@
-"""The Weaponized Chess site package (see games/ui/__init__.py, ``GameUI``):
-board and panel view-models, highlights, the review, and the game's hooks."""
+"""The Weaponized Chess site package (see games/registry.py, ``GameUI``):
+board and panel view-models, highlights, the review, and the game's hooks.
+Everything of the site's that only Wec has lives here too: the board grid
+written in Python (grid.py), the options form (options.py), the from-to
+arrows (arrows.py), its words and icons (words.py, icons.py) and the
+template tag libraries over them (templatetags/)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games import game_options as OPTIONS  # noqa: N812 (the options form, as GameUI names it)
-
+from . import options as OPTIONS  # noqa: N812 (the options form, as GameUI names it)
 from .context import board_context, board_params, kept_selection, review_context, watch_context
 from .fastpage import render_board
 from .highlights import carry_ends, signature_changes, since_last_text
@@ -18,9 +21,11 @@ BOARD_TEMPLATE = "games/wec/board.html"
 WATCH_TEMPLATE = "games/wec/watch_board.html"
 REPLAY_TEMPLATE = "games/wec/replay.html"
 SPRITE_TEMPLATE = "games/wec/sprite.html"  # the piece and Article icons the board uses
-SCRIPT = "js/arrows.js"  # the from-to arrows over the board (games/arrows.py)
+SCRIPT = "js/arrows.js"  # the from-to arrows over the board (arrows.py)
+STYLESHEET = ""  # the site's own stylesheet has the board's styles
 NOTATION_LABEL = _("Wec notation")
 EXPORT_EXTENSION = "wec"
+RECORD_NUMBERED = False  # the export numbers the notation's lines
 # The board highlights what changed since the player last looked
 # (games/boardcache.py since_last; games/partials/since_last.html).
 SINCE_LAST = True
@@ -37,9 +42,12 @@ __all__ = [
     "OPTIONS",
     "OPTIONS_PREFIX",
     "NAV_LINKS",
+    "RECORD_NUMBERED",
     "REPLAY_TEMPLATE",
+    "SCRIPT",
     "SINCE_LAST",
     "SPRITE_TEMPLATE",
+    "STYLESHEET",
     "WATCH_TEMPLATE",
     "accepts",
     "action_from_fields",

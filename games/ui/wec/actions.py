@@ -1,7 +1,7 @@
 """How a Wec action reaches the site: read from a posted form (one field per
 key) and matched against the player's legal actions.  The shared act view and
 submit service reach these through the GameUI hooks ``action_from_fields``
-and ``accepts`` (games/ui/__init__.py), so they know no Wec action type."""
+and ``accepts`` (games/registry.py), so they know no Wec action type."""
 
 from __future__ import annotations
 

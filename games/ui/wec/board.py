@@ -10,9 +10,9 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.fastboard import LanguageMemos
-from games.selectors import LEVELS, MoveOptions
-from games.templatetags.wec_board import article_name, level_name
+from .grid import LanguageMemos
+from .selectors import LEVELS, MoveOptions
+from .words import article_name, level_name
 
 # Top to bottom inside a square.
 BAND_ORDER = ("air", "ground", "sub")
@@ -226,7 +226,7 @@ def build_board(view: dict, color: str, options: MoveOptions | None = None, can_
     `square_memo`): a Square that is no target and holds no selection is
     taken from it when its raw view items are the same as when it was built
     (a shallow copy: the caller sets its highlight flags), with its raw key
-    as `memo_key`, which games.fastboard uses as the key of its HTML; an
+    as `memo_key`, which the grid (grid.py) uses as the key of its HTML; an
     action changes a few Squares, and only those are built again.
 
     `keys` (a dict, with `memo` and no `options`) is filled with each
@@ -322,5 +322,5 @@ _SQUARE_MEMOS = LanguageMemos(32, dict)  # players' boards whose Squares a proce
 def square_memo(owner) -> dict:
     """The Squares built for `owner` (game id, game created, colour) in the
     active language (projectile and badge titles are translated), per player
-    as games.fastboard keeps its HTML."""
+    as the grid (grid.py) keeps its HTML."""
     return _SQUARE_MEMOS.get(owner)

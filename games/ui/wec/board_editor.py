@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from games.engine import get_game_engine
+from games.engines import get_engine
 
 from .scenario_text import COLORS, LEVELS, ScenarioTextError, check, parse, to_text
 
-_VOCABULARY = get_game_engine("wec").vocabulary()
+_VOCABULARY = get_engine("wec").vocabulary()
 PIECE_TYPES: tuple[str, ...] = tuple(_VOCABULARY["pieces"])
 ARTICLE_TYPES: tuple[str, ...] = tuple(_VOCABULARY["articles"])
 GOVERNMENTS: dict[str, list[str]] = _VOCABULARY["governments"]

@@ -10,12 +10,13 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from games import arrows, selectors, takeback
-from games.engine import get_game_engine
+from games import selectors, takeback
+from games.engines import get_engine
 from games.models import Game
 
-from . import highlights, panels
+from . import arrows, highlights, panels
 from . import review as review_data
+from . import selectors as wec_selectors
 from .board import build_board, parse_place, place_key, square_memo
 
 BOARD_MODES = ("aim", "dest")
@@ -40,7 +41,7 @@ def board_params(data) -> dict:
 def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None, piece=None, error=None):
     """Everything the board partial shows, from the player's own view and own
     legal actions only."""
-    engine = get_game_engine(game.engine)
+    engine = get_engine(game.engine)
     state = selectors.load_state(game)
     # The answer to the player's own action: its view was computed by the
     # service (services.settle_views), with its signature when noted.
@@ -62,7 +63,7 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
             options = panels.board_targets(legal, view, seat.color, sel, mode, weapon, piece)
         if not options or not options.targets:
             mode = None
-            options = selectors.move_options(game, seat.color, *sel, state=state, view=view, legal=legal)
+            options = wec_selectors.move_options(game, seat.color, *sel, state=state, view=view, legal=legal)
         panel = panels.action_panel(legal, view, seat.color, sel)
     owner = (game.pk, str(game.created), seat.color)  # the player: their memos
     keys: dict = {}  # each Square's raw items' key, when build_board can tell them
@@ -203,7 +204,7 @@ def watch_context(game, state, at=None) -> dict:
         context["review"] = review
         context["history"] = selectors.history_lines(game, state, "black")
     else:
-        board = build_board(selectors.public_view(game, state), "black")
+        board = build_board(wec_selectors.public_view(game, state), "black")
         for line in board["grid"]:
             for square in line["squares"]:
                 for band in square["bands"]:

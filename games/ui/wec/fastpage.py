@@ -2,7 +2,7 @@
 (issue 12): its header, turn line, clocks, turn panel, controls and the
 parts around the grid, byte for byte what the template writes.
 
-After the grid went to Python (games.fastboard), the rest of board.html was
+After the grid went to Python (grid.py), the rest of board.html was
 still a third of a submit's rendering: some fifty template nodes, five
 includes and a dozen `{% url %}` per board, every one of them walked on
 every answer.  Here the same markup is written by string building, every
@@ -33,10 +33,11 @@ from django.utils.safestring import mark_safe
 
 from games import urlmemo
 from games.boardpatch import END_MARK, CutHTML
-from games.fastboard import Catalogue, LanguageMemos, _e, csrf_input, render_grid
-from games.templatetags.wec_board import color_name, piece_name, reason_name
-from games.templatetags.wec_fastboard import OnceNode
-from games.templatetags.wec_time import clock_label
+from games.templatetags.clock_time import clock_label
+
+from .grid import Catalogue, LanguageMemos, _e, csrf_input, render_grid
+from .templatetags.wec_fastboard import OnceNode
+from .words import color_name, piece_name, reason_name
 
 BOARD_TEMPLATE = "games/wec/board.html"
 
@@ -324,7 +325,7 @@ def _clocks(context: dict, w: _Words, game, status) -> str:
 
 def _selection(context: dict, w: _Words, selected) -> str:
     """board.html's line about the selected piece."""
-    from games.templatetags.wec_board import level_name
+    from .words import level_name
 
     mode = context.get("mode", _MISSING)
     board_url = _s(context.get("board_url", _MISSING))
@@ -460,7 +461,7 @@ _ARROW_DEFS = (
 
 
 def _arrows(arrows, w: _Words) -> str:
-    """templates/games/partials/arrows.html."""
+    """templates/games/wec/arrows.html."""
     out = [_ARROW_DEFS]
     for a in _get(arrows, "arrows") or ():
         side, kind = _s(_get(a, "side")), _get(a, "kind")

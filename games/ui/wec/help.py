@@ -13,7 +13,7 @@ from functools import lru_cache
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.engine import get_game_engine
+from games.engines import get_engine
 
 SIZE = 10
 
@@ -53,7 +53,7 @@ STARTS = ((5, 5), (4, 4), (3, 3), (2, 2), (1, 1), (3, 5), (2, 5), (1, 5), (4, 6)
 def _move_cells(kind: str) -> tuple:
     """Where a lone Black `kind` may Move from the start Square that shows the
     most of its Moves: ((row, col) of the piece, frozenset of targets)."""
-    engine = get_game_engine("wec")
+    engine = get_engine("wec")
     level = LEVEL_OF.get(kind, "ground")
     best = ((5, 5), frozenset())
     for row, col in STARTS:

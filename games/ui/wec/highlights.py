@@ -23,9 +23,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import doorbells
-from games.engine import get_game_engine
-from games.fastboard import OwnerMemos
+from games.engines import get_engine
 from games.models import Game
+
+from .grid import OwnerMemos
 
 logger = logging.getLogger(__name__)
 
@@ -253,7 +254,7 @@ def _view_at(game: Game, seq: int, color: str) -> dict:
     except Exception:
         view = None
     if view is None:
-        engine = get_game_engine(game.engine)
+        engine = get_engine(game.engine)
         view = engine.view(load_state(game, upto=seq), color, history=False)
         try:
             _shared().set(_shared_key(key), view, timeout=settings.WEC_RENDER_CACHE_SECONDS)

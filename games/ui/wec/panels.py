@@ -17,11 +17,10 @@ from django.utils.translation import (
     gettext_noop,  # marks a msgid for makemessages
 )
 
-from games.fastboard import Catalogue, LanguageMemos
-from games.selectors import Choice, MoveOptions, action_fingerprint
-from games.templatetags.wec_board import article_name, piece_name
-
 from .board import direction_arrow, direction_name, level_suffix, place_key, screen_direction
+from .grid import Catalogue, LanguageMemos
+from .selectors import Choice, MoveOptions, action_fingerprint
+from .words import article_name, piece_name
 
 TRANSPORT_WEAPONS = ("bike", "jump_pack", "scuba")
 PATHS = ("beeline", "port", "starboard")

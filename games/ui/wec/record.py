@@ -15,8 +15,9 @@ from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
 from games.rules.wec.plain_parts import plain_parts
-from games.templatetags.wec_board import _PIECE_PHRASES, article_name, piece_name
 from games.ui.wec.board import PROJECTILES
+
+from .words import _PIECE_PHRASES, article_name, piece_name
 
 _COMPASS = {
     "north": gettext_lazy("north"), "south": gettext_lazy("south"), "east": gettext_lazy("east"),

@@ -1,5 +1,5 @@
 """The Wec engine's refusals of an action, in the reader's language (see
-games/ui/refusals.py).  The patterns follow the messages of
+games/refusals.py).  The patterns follow the messages of
 games/rules/wec/actions/ (and undo.py); the site lets a player submit only an
 entry of the engine's legal actions (``accepts``), so these reach a player
 only when the engine refuses one of its own listed actions; the table covers
@@ -12,9 +12,10 @@ import re
 
 from django.utils.translation import gettext_lazy as _
 
-from games.templatetags.wec_board import level_name, piece_name
-from games.ui.refusals import Refusal
-from games.ui.refusals import translate as _translate
+from games.refusals import Refusal
+from games.refusals import translate as _translate
+
+from .words import level_name, piece_name
 
 _LEVEL = r"(?:ground|air|sub)"
 

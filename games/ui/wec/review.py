@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game, GameAction
 from games.state_store import apply_entry
 
@@ -46,9 +46,11 @@ class Frame:
 
 def _frames(game: Game, frames: list[int]) -> list[Frame]:
     """Each frame's views, replaying the log once from the start."""
-    from games.selectors import full_view_of, load_state
+    from games.selectors import load_state
 
-    engine = get_game_engine(game.engine)
+    from .selectors import full_view_of
+
+    engine = get_engine(game.engine)
     state = load_state(game, upto=0)
     wanted = set(frames)
     out: dict[int, Frame] = {}
@@ -215,7 +217,7 @@ def threat(frame: Frame, color: str) -> Threat:
 
 def describe(t: Threat) -> str:
     """The Threat in words, for the review (translated)."""
-    from games.templatetags.wec_board import piece_name
+    from .words import piece_name
 
     def where(who):
         kind, row, col, level = who
@@ -234,7 +236,7 @@ def describe(t: Threat) -> str:
 
 
 def level_label(level: str) -> str:
-    from games.templatetags.wec_board import level_name
+    from .words import level_name
 
     return str(level_name(level))
 

@@ -77,9 +77,9 @@ def parse(text: str, options: dict | None = None) -> dict:
 def check(doc: dict) -> dict:
     """The engine's verdict: its own dump of the position, or a
     ScenarioTextError carrying the engine's message and the Square it names."""
-    from games.engine import get_game_engine
+    from games.engines import get_engine
 
-    engine = get_game_engine("wec")
+    engine = get_engine("wec")
     try:
         return engine.dump_scenario(engine.load_scenario(doc))
     except ValueError as exc:
@@ -116,7 +116,7 @@ _ENGINE_MESSAGES = [
 
 def engine_message(message: str) -> str:
     """An engine error about a position, in the user's language when known."""
-    from games.templatetags.wec_board import level_name, piece_name
+    from .words import level_name, piece_name
 
     for pattern, text in _ENGINE_MESSAGES:
         m = pattern.fullmatch(message)
@@ -253,11 +253,11 @@ def shipped_about(source: str) -> str:
 
 
 def shipped_document(key: str) -> dict:
-    from games.engine import get_game_engine
+    from games.engines import get_engine
 
     text = SHIPPED[key].text
     if text is None:
-        engine = get_game_engine("wec")
+        engine = get_engine("wec")
         # Through the text form: only what the editor shows (no ids or state).
         return parse(to_text(engine.dump_scenario(engine.new_game())))
     return parse(text)

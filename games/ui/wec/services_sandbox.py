@@ -22,7 +22,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.services import GameError, StaleState
 
 SESSION_KEY = "wec_sandbox"
@@ -43,7 +43,7 @@ class RecordError(GameError):
 
 
 def _engine():
-    return get_game_engine("wec")
+    return get_engine("wec")
 
 
 def _options(options: dict | None) -> dict:

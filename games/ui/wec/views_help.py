@@ -5,9 +5,8 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games.templatetags.wec_board import article_abbr, article_name, piece_abbr, piece_name
-
 from . import help as helpdata
+from .words import article_abbr, article_name, piece_abbr, piece_name
 
 
 @require_GET

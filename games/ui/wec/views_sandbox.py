@@ -8,9 +8,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from wecsite.ratelimit import rate_limited
 
+from . import selectors as wec_selectors
 from . import services_sandbox
 from .selectors import sandbox_choices, scenario_document
 
@@ -26,10 +27,10 @@ def _context(request, box: dict | None) -> dict:
     }
     if box is None:
         return context
-    engine = get_game_engine("wec")
+    engine = get_engine("wec")
     state = services_sandbox.state_of(box)
     context.update({
-        "board": build_board(selectors.true_board(engine, state), "black"),
+        "board": build_board(wec_selectors.true_board(engine, state), "black"),
         "to_move": engine.to_move(state),
         "turn_number": state.turn_number,
         "outcome": engine.outcome(state),

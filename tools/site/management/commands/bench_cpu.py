@@ -34,7 +34,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games import doorbells, state_store
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game, Seat
 from tools.site import benchkit
 
@@ -104,7 +104,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, submits, long, seed, profile, top, **options):
         logging.getLogger("axes").setLevel(logging.WARNING)
-        engine = get_game_engine()
+        engine = get_engine()
         tag = secrets.token_hex(3)
         self.out(f"bench_cpu: {submits} submits, long game of {long} actions")
         # --- submits of a fresh game ------------------------------------------------

@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand
 from django.test import Client
 
 from games import boardcache, review_cache, selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.integrity import purge_game
 from games.ui.wec import review  # the bench game is a Wec game: its review's process caches
 from tools.site import benchkit
@@ -41,7 +41,7 @@ class Command(BaseCommand):
         return out
 
     def handle(self, *args, **options):
-        engine = get_game_engine()
+        engine = get_engine()
         bg = benchkit.new_bench_game(f"rv{int(time.time()) % 100000}", 0, 1)
         n = benchkit.build_long_game(bg, engine, options["actions"])
         services.resign(bg.game_id, bg.players["white"].user)

@@ -29,7 +29,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections, connection
 
 from games import selectors, state_store
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.management.commands.verify_games import verify_game
 from games.models import Game, Seat
 from tools.site import benchkit
@@ -59,7 +59,7 @@ class Command(BaseCommand):
         self.pause = pause
         # Signing the bench players in is not news.
         logging.getLogger("axes").setLevel(logging.WARNING)
-        engine = get_game_engine()
+        engine = get_engine()
         tag = secrets.token_hex(3)
         with connection.cursor() as cursor:
             cursor.execute(f"CREATE TABLE IF NOT EXISTS {BENCH_TABLE} (id bigserial primary key, n int)")

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from games import selectors, services
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.integrity import purge_game
 from games.management.commands.verify_games import verify_game
 from games.models import Game
@@ -30,7 +30,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         rng = random.Random(options["seed"])
-        engine = get_game_engine()
+        engine = get_engine()
         User = get_user_model()
         players = []
         for name in ("bench-black", "bench-white"):

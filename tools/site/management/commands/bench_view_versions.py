@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
 from games import selectors
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.models import Game, Seat
 
 
@@ -30,7 +30,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
 
     def handle(self, *args, actions: int, seed: int, **options):
-        engine = get_game_engine()
+        engine = get_engine()
         rng = random.Random(seed)
         game = Game(engine=settings.WEC_ENGINE_NAME, options={"competitive": True}, status=Game.Status.ACTIVE)
         # Unsaved players: the digest reads each seat's user (its vacation), and

@@ -22,7 +22,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
-from games.engine import get_game_engine
+from games.engines import get_engine
 from games.management.commands.verify_games import verify_game
 from games.models import Game
 from tools.site import benchkit
@@ -41,7 +41,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, workers, games, seconds, think, seed, **options):
         logging.getLogger("axes").setLevel(logging.WARNING)
-        engine = get_game_engine()
+        engine = get_engine()
         tag = secrets.token_hex(3)
         bench_games = [benchkit.new_bench_game(tag, i, seed + i) for i in range(games)]
         stack = benchkit.Stack(workers)

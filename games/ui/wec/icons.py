@@ -1,6 +1,7 @@
 """Our own SVG icons for every Piece type and Article, drawn from simple
-shapes on a 20x20 grid.  `{% wec_icon_sprite %}` writes them once per page as
-<symbol>s; `piece_icon` / `article_icon` place one with <use>.  The icons use
+shapes on a 20x20 grid.  `SPRITE` (the `{% wec_icon_sprite %}` tag of the
+`wec_icons` library) writes them once per page as <symbol>s; `piece_icon` /
+`article_icon` place one with <use>.  The icons use
 currentColor, so a token's colours (dark on light for White, light on dark for
 Black) and its outline shape (square for Black, round for White, see site.css)
 tell the sides apart without relying on hue.  The letter tags stay beside the
@@ -8,11 +9,8 @@ icons as their text alternative."""
 
 from __future__ import annotations
 
-from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-
-register = template.Library()
 
 # Small emblems reused by pawns and Articles (all within 0..20).
 BOLT = '<path d="M11 2 5 11h4l-1 7 7-10h-4l1-6z"/>'
@@ -91,11 +89,6 @@ SPRITE = mark_safe(
 )
 
 
-@register.simple_tag
-def wec_icon_sprite():
-    return SPRITE
-
-
 def _use(prefix: str, kind: str, table: dict, cls: str):
     if kind not in table:
         return ""
@@ -105,11 +98,9 @@ def _use(prefix: str, kind: str, table: dict, cls: str):
     )
 
 
-@register.filter
 def piece_icon(kind):
     return _use("p", kind, PIECES, "ic")
 
 
-@register.filter
 def article_icon(kind):
     return _use("a", kind, ARTICLES, "ic ic-art")

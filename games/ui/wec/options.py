@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .engine import get_game_engine
+from games.rules.wec import DEFAULT_OPTIONS
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ ALL_OPTIONS = [opt for _group, opts in GROUPS for opt in opts]
 
 
 def defaults() -> dict:
-    return dict(get_game_engine().DEFAULT_OPTIONS)
+    return dict(DEFAULT_OPTIONS)
 
 
 def field_name(name: str) -> str:

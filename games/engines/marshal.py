@@ -1,9 +1,10 @@
 """The site's adapter of the pure Marshal and Spy engine (games.rules.marshal).
 
 The site's state store, services and AI task drive every game through one
-engine interface (the Wec engine's, docs/engine-api.md); this module gives the
-Marshal facade the few extra calls that interface has, without touching the
-pure package:
+engine interface (games.engines.Engine, the Wec engine's facade,
+docs/engine-api.md); this module gives the Marshal facade the few extra calls
+that interface has, without touching the pure package.  Like the engine, it
+is pure Python (no Django).
 
 - ``to_move``: during setup the site lets the colours set up one after the
   other, Black first (the engine accepts either order).  Each side's setup is
@@ -15,7 +16,10 @@ pure package:
 - ``turn_records`` / ``turn_count`` / ``dump_scenario(history=False)``: the
   Marshal dump holds its own log, so the state row needs no Turn records;
   ``history`` / ``plain_history`` take ``start`` and ``view`` takes
-  ``history`` as the Wec engine's do.
+  ``history`` as the Wec engine's do.  The engine has no record in words of
+  its own: ``plain_history`` gives the notation lines, which the site
+  package's ``plain_words`` writes out in the reader's language
+  (games/ui/marshal/words.py).
 - ``choose_action(state, seed)``: the AI of games/rules/marshal/ai.py for the
   side the site waits for, given only that side's view (its setup too).
 """
@@ -84,7 +88,7 @@ def turn_count(state) -> int:
     return 0
 
 
-def turn_records(state, since: int = 0) -> list:
+def turn_records(state, start: int = 0) -> list:
     return []
 
 
@@ -104,10 +108,8 @@ def history(state, color: str | None = None, start: int = 0) -> list[str]:
 
 
 def plain_history(state, color: str | None = None, start: int = 0) -> list[str]:
-    """The record in words (see games/ui/marshal/words.py)."""
-    from .words import plain_lines
-
-    return plain_lines(state, color)[start:]
+    """The lines the site package puts into words, one per line of `history`."""
+    return history(state, color, start)
 
 
 def choose_action(state, seed: int) -> dict[str, Any] | None:

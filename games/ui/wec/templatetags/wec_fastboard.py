@@ -1,5 +1,5 @@
 """`{% wec_grid %}`: the board grid of grid.html, built in Python
-(games.fastboard); `{% once "name" %}...{% endonce %}`: a part of a template
+(games/ui/wec/grid.py); `{% once "name" %}...{% endonce %}`: a part of a template
 that depends on nothing but the language (the legend, the level buttons),
 rendered once per language and process and then reused."""
 
@@ -9,7 +9,7 @@ from django import template
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, trans_real
 
-from games.fastboard import render_grid
+from ..grid import render_grid
 
 register = template.Library()
 

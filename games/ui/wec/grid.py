@@ -1,4 +1,4 @@
-"""The board grid built in Python (issue 12): the same HTML, byte for byte, as
+"""The board grid built in Python: the same HTML, byte for byte, as
 `templates/games/wec/grid.html` renders, at a fraction of the cost.
 
 A board is 100 Squares of three levels, each with its tokens, buttons and
@@ -27,8 +27,11 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, trans_real
 
-from . import urlmemo
-from .templatetags.wec_board import (
+from games import urlmemo
+from games.boardpatch import PART_MARK
+
+from .icons import article_icon, piece_icon
+from .words import (
     article_abbr,
     article_name,
     color_name,
@@ -37,7 +40,6 @@ from .templatetags.wec_board import (
     piece_name,
     piece_title,
 )
-from .templatetags.wec_icons import article_icon, piece_icon
 
 
 def _attr(obj, name: str):
@@ -451,12 +453,6 @@ def csrf_input(context) -> str:
     if token and token != "NOTPROVIDED":
         return f'<input type="hidden" name="csrfmiddlewaretoken" value="{_e(token)}">'
     return ""
-
-
-# Between the parts of a live board (games.boardpatch): before each Square
-# and after the last one.  An HTML comment, so the page's DOM is the same
-# with or without the answer being patched.
-PART_MARK = "<!--s-->"
 
 
 def render_grid(context, marks: bool = False, segments: list | None = None) -> SafeString:

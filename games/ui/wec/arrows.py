@@ -1,4 +1,4 @@
-"""From-to arrows and shot marks over the board (issue 13): the enemy's last
+"""From-to arrows and shot marks over the board: the enemy's last
 Turn as this player saw it, and the player's own actions this Turn.
 
 The enemy's Turn comes from the player's own record only (its censored
@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from .engine import get_game_engine
-from .models import Game, other_color
+from games.models import Game, other_color
+from games.rules import wec as rules
 
-LEVELS = ("ground", "air", "sub")
+from .selectors import LEVELS
+
 TRANSPORTS = ("bike", "jump_pack", "scuba")
 
 
@@ -102,19 +103,16 @@ def for_player(game: Game, color: str, state, notation: list[str]) -> dict:
     empty = {"arrows": [], "enemy": [], "own": []}
     if game.status != Game.Status.ACTIVE:
         return empty
-    engine = get_game_engine(game.engine)
     enemy: list[Arrow] = []
     line = _enemy_line(game, color, notation)
-    parse = getattr(engine, "parse_turn", None)
-    if line and parse is not None:
+    if line:
         try:
-            enemy = _arrows_of(parse(line), "enemy")
+            enemy = _arrows_of(rules.parse_turn(line), "enemy")
         except Exception:  # the arrows are a nicety: a line the reader cannot take gets none
             enemy = []
     own: list[Arrow] = []
-    turn_actions = getattr(engine, "turn_actions", None)
-    if game.to_move == color and turn_actions is not None:
-        own = _arrows_of(turn_actions(state), "own")
+    if game.to_move == color:
+        own = _arrows_of(rules.turn_actions(state), "own")
     return {
         "arrows": enemy + own,
         "enemy": [a.text for a in enemy],

@@ -1,9 +1,36 @@
-from django import template
+"""Weaponized Chess in words: the translated names of its Pieces, Articles,
+Levels, Actions and reasons for a game's end, and a token's tooltip.  Plain
+Python reads them from here; the `wec_board` tag library
+(templatetags/wec_board.py) gives the same functions to the templates.
+Colours are every game's (games.words)."""
+
+from __future__ import annotations
+
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-register = template.Library()
+from games.words import color_name
+from games.words import reason_name as site_reason_name
 
+__all__ = [
+    "ACTION_NAMES",
+    "ARTICLES",
+    "LEVEL_NAMES",
+    "PIECES",
+    "REASONS",
+    "action_name",
+    "article_abbr",
+    "article_name",
+    "color_name",
+    "level_name",
+    "piece_abbr",
+    "piece_name",
+    "piece_names",
+    "piece_title",
+    "reason_name",
+]
+
+#: Piece type -> (its letter tag, its name).
 PIECES = {
     "king": ("K", _("King")),
     "queen": ("Q", _("Queen")),
@@ -30,6 +57,7 @@ PIECES = {
     "prime_minister": ("PM", _("Prime minister")),
 }
 
+#: Article type -> (its letter tag, its name).
 ARTICLES = {
     "flamer": ("Fl", _("Flamer")),
     "stunner": ("St", _("Stunner")),
@@ -58,7 +86,6 @@ LEVEL_NAMES = {
     "air": pgettext_lazy("level", "air"),
     "sub": pgettext_lazy("level", "sub"),
 }
-COLOR_NAMES = {"black": _("Black"), "white": _("White")}
 # The manual's Action names (as the turn panel writes them).
 ACTION_NAMES = {
     "move": _("Move"), "fire": _("Fire"), "pickup": _("Pick-up"), "drop": _("Drop"),
@@ -73,59 +100,40 @@ def _lookup(table, kind):
     return (text[:2].title(), text.replace("_", " "))
 
 
-@register.filter
 def piece_abbr(kind):
     return _lookup(PIECES, kind)[0]
 
 
-@register.filter
 def piece_name(kind):
     return _lookup(PIECES, kind)[1]
 
 
-@register.filter
 def article_abbr(kind):
     return _lookup(ARTICLES, kind)[0]
 
 
-@register.filter
 def article_name(kind):
     return _lookup(ARTICLES, kind)[1]
 
 
-@register.filter
 def level_name(level):
     return LEVEL_NAMES.get(level, level)
 
 
-@register.filter
 def action_name(kind):
     return ACTION_NAMES.get(kind, str(kind or "").replace("_", " "))
 
 
-@register.filter
-def color_name(color):
-    return COLOR_NAMES.get(color, color)
-
-
+#: The engine's reasons for a game's end (the site's own: games.words).
 REASONS = {
     "primary_taken": _("the enemy's primary piece was taken"),
     "primary_lost": _("a side lost its own primary piece"),
     "both_primaries_lost": _("both primary pieces were lost"),
-    "resignation": _("resignation"),
-    "timeout": _("time ran out"),
-    "agreement": _("agreed draw"),
-    # Marshal and Spy
-    "hq_captured": _("the headquarters was captured"),
-    "no_mobile_pieces": _("a side had no piece left that can move"),
-    "no_moves": _("a side had no legal move"),
-    "turn_limit": _("the turn limit was reached"),
 }
 
 
-@register.filter
 def reason_name(reason):
-    return REASONS.get(reason, str(reason or "").replace("_", " "))
+    return REASONS[reason] if reason in REASONS else site_reason_name(reason)
 
 
 # Whole phrases, so that a language can agree the colour with the piece or
@@ -140,7 +148,6 @@ _PIECE_PHRASES = {
 }
 
 
-@register.filter
 def piece_title(piece: dict) -> str:
     """A token's tooltip: the piece with its colour and hand, what it carries,
     then its badges, each part a translated phrase."""
@@ -156,7 +163,6 @@ def piece_title(piece: dict) -> str:
     return text
 
 
-@register.filter
 def piece_names(pieces) -> str:
     """The pieces' names as a comma-separated list (for an aria-label)."""
     return ", ".join(str(piece_name(p.get("type"))) for p in pieces or [])
