@@ -70,3 +70,17 @@ def clock(monkeypatch):
     now = {"t": T0}
     monkeypatch.setattr("django.utils.timezone.now", lambda: now["t"])
     return now
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """Each test gets a new channel layer.  channels_redis keeps one lock for
+    all of a process's sockets; a receive holds it until a task that cleans
+    the message's backup has run.  A test whose event loop closed before
+    that task ran (a Redis a few milliseconds slow after the test's last
+    receive, as under load) left the lock held and bound to a dead loop, and
+    the next test to receive failed ("bound to a different event loop")."""
+    yield
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
