@@ -57,7 +57,7 @@ class _Balanced(HTMLParser):
         self.stack.pop()
 
 
-def _same(context: dict) -> None:
+def _sound(context: dict) -> None:
     """The board of `context` is sound: well-formed, escaped, with its parts."""
     html = wec.render_board(context)
     parser = _Balanced()
@@ -131,7 +131,7 @@ def test_boards_of_played_games_render(alice, bob, lang, competitive, ids_never_
             request = SimpleNamespace(user=users[mover])
             context = wec.board_context(request, game, seat)
             context["csrf_token"] = rng.choice([CSRF_MARK, TRICKY, None])
-            _same(context)
+            _sound(context)
             renders += 1
         if step == 7:  # a stale version: refused, the board with its error
             client.post(f"/games/{game.pk}/act/", {"action": json.dumps(legal[0]), "version": "0"},
@@ -231,4 +231,4 @@ def test_made_up_contexts_render(game, alice, lang):
         seat = selectors.seat_by_color(game, "black")
         base = wec.board_context(SimpleNamespace(user=alice), game, seat)
         for ctx in _contexts(base, rng):
-            _same(ctx)
+            _sound(ctx)

@@ -95,7 +95,7 @@ def _fresh(context: dict) -> str:
     return render_grid({**context, "game": game}, marks=True).replace(PART_MARK, "")
 
 
-def _same(context: dict) -> None:
+def _sound(context: dict) -> None:
     """The grid of `context` is sound (see the module's docstring)."""
     got = render_grid(context)
     assert got == _fresh(context)  # from the memo or built anew: the same
@@ -178,7 +178,7 @@ def test_real_positions_render_soundly(lang):
                     mine = color == mover
                     board = build_board(view, color, can_select=mine)
                     _mark(board, rng)
-                    _same(_context(board, color, rng))
+                    _sound(_context(board, color, rng))
                     checked += 1
                     if not mine:
                         continue
@@ -188,7 +188,7 @@ def test_real_positions_render_soundly(lang):
                         options = wec_selectors.move_options(_game(color), color, *place, state=state, view=view,
                                                          legal=legal)
                         board = build_board(view, color, options=options, can_select=True)
-                        _same(_context(board, color, rng, sel_query=f"sel={place_key(place)}"))
+                        _sound(_context(board, color, rng, sel_query=f"sel={place_key(place)}"))
                         weapons = {a.get("weapon") for a in legal if a.get("type") == "fire"
                                    and list(a.get("from", [])) == list(place)}
                         for weapon in sorted(w for w in weapons if w):
@@ -196,7 +196,7 @@ def test_real_positions_render_soundly(lang):
                                 options = panels.board_targets(legal, view, color, place, mode, weapon)
                                 if options.targets:
                                     board = build_board(view, color, options=options, can_select=True)
-                                    _same(_context(board, color, rng))
+                                    _sound(_context(board, color, rng))
                         checked += 1
             ends = [a for a in legal if a["type"] == "end_turn"]
             action = ends[0] if ends and rng.random() < 0.4 else rng.choice(legal)
@@ -277,7 +277,7 @@ def test_made_up_views_render_soundly(lang):
             options = _made_up_options(rng, rng.choice(["move", "aim", "dest"])) if i % 3 else None
             board = build_board(view, color, options=options, can_select=bool(i % 4))
             _mark(board, rng)
-            _same(_context(board, color, rng))
+            _sound(_context(board, color, rng))
 
 
 def test_every_page_draws_the_grid_through_its_tag():
