@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.cache import caches
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -37,29 +36,12 @@ from django.utils.translation import gettext as _
 
 from . import boardpatch, doorbells, selectors, services
 from .registry import get_ui
+from .store import render_cache
 
 # Stands for the CSRF token in a cached board; never a valid token itself.
 CSRF_MARK = "@@wec-csrf@@"
 HISTORY_TEMPLATE = "games/partials/history.html"
 SINCE_TEMPLATE = "games/partials/since_last.html"
-
-
-_shared_cache: tuple[str, object] | None = None
-
-
-def _cache():
-    """The render cache, one client per process (its connection pool is
-    thread-safe).  `caches[...]` gives each request context its own backend
-    object, and Django's Redis backend keeps its connections per object:
-    under ASGI that was a new Redis connection for every request.  Made anew
-    when the cache settings change (tests)."""
-    global _shared_cache
-    alias = settings.WEC_RENDER_CACHE
-    stamp = f"{alias}:{settings.CACHES.get(alias)!r}"
-    hit = _shared_cache
-    if hit is None or hit[0] != stamp:
-        hit = _shared_cache = (stamp, caches.create_connection(alias))
-    return hit[1]
 
 
 def _store(key: str, value: tuple) -> None:
@@ -68,7 +50,7 @@ def _store(key: str, value: tuple) -> None:
     # hit that never reads them (it cuts the HTML itself when it needs to).
     if type(value[0]) is not str:
         value = (str.__str__(value[0]), *value[1:])
-    _cache().set(key, value, timeout=settings.WEC_RENDER_CACHE_SECONDS)
+    render_cache.cache().set(key, value, timeout=settings.WEC_RENDER_CACHE_SECONDS)
 
 
 def board_key(game, seat) -> str:
@@ -247,7 +229,7 @@ def board_response(
     signature.  A `fresh` one (the answer to the action that made this view
     version) is not looked for in the cache first."""
     key = board_key(game, seat)
-    cached = _cache().get(key) if cacheable and not fresh else None
+    cached = render_cache.cache().get(key) if cacheable and not fresh else None
     if cached is not None and len(cached) != 7:
         cached = None  # written before the signature and the parts' hashes were kept
     part = None

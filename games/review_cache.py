@@ -16,6 +16,7 @@ from django.utils import translation
 
 from . import boardcache, selectors
 from .models import Game, Seat
+from .store import render_cache
 
 
 def clamp(game: Game, at: int | None) -> int:
@@ -30,7 +31,7 @@ def step_html(game: Game, seat: Seat, at: int | None) -> str:
     ui = get_ui(game.engine)
     at = clamp(game, at)
     key = boardcache.review_key(game, seat, at)
-    cache = boardcache._cache()
+    cache = render_cache.cache()
     html = cache.get(key)
     if html is None:
         html = render_to_string(
@@ -48,7 +49,7 @@ def precompute(game_id: int) -> int:
     if not selectors.is_review(game):
         return 0
     steps = len(selectors.replay_frames(game))
-    cache = boardcache._cache()
+    cache = render_cache.cache()
     done = 0
     for seat in game.seats.all():
         if seat.user is None or getattr(seat.user, "is_ai", False):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import logging
@@ -13,9 +12,11 @@ from types import SimpleNamespace
 from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch, QuerySet
 
-from . import rows
 from .engines import get_engine
 from .models import Game, Notification, Seat
+from .store import sql
+from .store import states as state_store
+from .store.action_log import turn_ends
 
 logger = logging.getLogger(__name__)
 
@@ -44,13 +45,13 @@ def get_game(game_id: int) -> Game:
     stamped with the version for.  (Read as two queries, a commit landing
     between them could stamp a board with the wrong version; the two used to
     be read seats first for that reason.)  Every page and board fetch starts
-    here, so the statement is written out (games.rows): the ORM took longer
+    here, so the statement is written out (games.store.sql): the ORM took longer
     to build it than the database to answer it."""
-    return game_from_rows(rows.select_models(_GAME_SQL(), [game_id], GAME_ROW), game_id)
+    return game_from_rows(sql.game_rows(game_id), game_id)
 
 
 def game_from_rows(found: list[tuple], game_id: int) -> Game:
-    """The game of `GAME_SQL()`'s rows (seat, user, game), with its seats."""
+    """The game of `sql.game_rows`' rows (seat, user, game), with its seats."""
     if not found:  # a game without seats (none today): the row alone
         return with_seats(Game.objects.get(pk=game_id), [])
     game = found[0][2]
@@ -62,42 +63,13 @@ def game_from_rows(found: list[tuple], game_id: int) -> Game:
 
 
 def seats_with_users(game_id: int) -> list[Seat]:
-    """A game's seats with their users (one statement: games.rows), by colour."""
-    found = rows.select_models(_SEATS_SQL(), [game_id], (Seat, get_user_model()))
+    """A game's seats with their users (one statement), by colour."""
+    found = sql.seat_rows(game_id)
     seats = []
     for seat, user in found:
         seat.user = user
         seats.append(seat)
     return seats
-
-
-@functools.cache
-def _SEATS_SQL() -> str:  # noqa: N802 (a constant, made once the models are ready)
-    user = get_user_model()
-    return (
-        f"SELECT {rows.columns(Seat, 's')}, {rows.columns(user, 'u')} FROM {Seat._meta.db_table} s "
-        f"LEFT JOIN {user._meta.db_table} u ON u.{user._meta.pk.column} = s.user_id WHERE s.game_id = %s ORDER BY s.color"
-    )
-
-
-# The models of a row of GAME_SQL(), in order.
-GAME_ROW = (Seat, get_user_model(), Game)
-
-
-def GAME_SQL() -> str:  # noqa: N802 (a constant, made once the models are ready)
-    """get_game's statement (its one parameter: the game id); services
-    prefix it with a write of their own (services.open_game)."""
-    return _GAME_SQL()
-
-
-@functools.cache
-def _GAME_SQL() -> str:  # noqa: N802
-    user = get_user_model()
-    return (
-        f"SELECT {rows.columns(Seat, 's')}, {rows.columns(user, 'u')}, {rows.columns(Game, 'g')} "
-        f"FROM {Seat._meta.db_table} s JOIN {Game._meta.db_table} g ON g.id = s.game_id "
-        f"LEFT JOIN {user._meta.db_table} u ON u.{user._meta.pk.column} = s.user_id WHERE s.game_id = %s ORDER BY s.color"
-    )
 
 
 def with_seats(game: Game, seats) -> Game:
@@ -137,28 +109,9 @@ def seat_by_color(game: Game, color: str) -> Seat | None:
     return None
 
 
-# The legal actions of the last few states asked about, by state object.
-# The committed states a process keeps (games.state_store, by game and
-# action number) are never changed, so the list made for the board of the
-# player to move serves that player's next submit on the same state (the
-# action is matched against it) and every board of that state.  Only the
-# player to move asks for a state's legal actions, so whether they are
-# already known depends only on that player's own requests.
-_LEGAL: dict[int, tuple] = {}
-_LEGAL_KEPT = 16
-
-
-def legal_actions(engine, state) -> list:
-    """`engine.legal_actions(state)`, made once per state object (its
-    entries are never changed by their users: treat them as read-only)."""
-    hit = _LEGAL.get(id(state))
-    if hit is not None and hit[0] is state:
-        return hit[1]
-    legal = engine.legal_actions(state)
-    if len(_LEGAL) >= _LEGAL_KEPT:
-        _LEGAL.pop(next(iter(_LEGAL)), None)
-    _LEGAL[id(state)] = (state, legal)
-    return legal
+# The legal actions of a state, made once per state object: the memo lives
+# with the process's cache of committed states (games.store.states).
+legal_actions = state_store.legal_actions
 
 
 def load_state(game: Game, upto: int | None = None):
@@ -166,9 +119,7 @@ def load_state(game: Game, upto: int | None = None):
     comes from the game's current-state row (or this process's copy of it), so
     it costs the same however long the game; an earlier one from the newest
     snapshot at or before it and a replay of the actions after (see
-    games.state_store)."""
-    from . import state_store
-
+    games.store.states)."""
     if upto is None or upto == game.seq:
         return state_store.load_current(game)
     return state_store.load_at(game, upto)
@@ -222,7 +173,6 @@ def due_seat_ids(now) -> list[int]:
 def due_vacation_user_ids(now) -> list[int]:
     """Users on vacation with a day due or the planned end reached (for
     check_clocks; services_vacation.settle_vacation re-checks each under lock)."""
-    from django.contrib.auth import get_user_model
     from django.db.models import Q
 
     return list(
@@ -306,7 +256,7 @@ def is_review(game: Game) -> bool:
 class RecordLines(Sequence):
     """One form (notation or plain words) of a player's game record, made on
     demand: its length costs nothing, a slice makes only the lines it holds
-    (and reads only their Turn records: games.state_store.TurnRecords), and
+    (and reads only their Turn records: games.store.states.TurnRecords), and
     only a whole-record render makes them all.  A board answer needs the last
     few lines, so its cost no longer grows with the game's length.
 
@@ -421,8 +371,6 @@ def replay_frames(game: Game) -> list[int]:
     """The action numbers of the positions a review steps through: the start
     (0), the end of every Turn, and the last action when the game ended inside
     a Turn."""
-    from .takeback import turn_ends
-
     # Only the Turns still in effect: a granted undo (friendly games) cancelled some.
     frames = [0, *(seq for seq, _color in turn_ends(game))]
     if game.seq > frames[-1]:
@@ -609,7 +557,6 @@ def leaderboard(limit: int = 100, engine: str | None = None) -> list:
     first game (the rating on the User row), or in the game `engine` (its
     GameRating rows)."""
     from django.conf import settings
-    from django.contrib.auth import get_user_model
 
     if engine and engine != settings.WEC_ENGINE_NAME:
         from .models import GameRating

@@ -13,17 +13,19 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import DatabaseError, close_old_connections, connection, transaction
+from django.db import DatabaseError, close_old_connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import afteranswer, doorbells, rows, state_store
+from . import afteranswer, doorbells
 from .engines import get_engine
-from .integrity import append_action
 from .models import Color, Game, GameAction, Notification, Seat, other_color
 from .registry import UI_REGISTRY, get_ui
 from .selectors import legal_actions, load_state, with_seats
-from .writes import Batch, json_value
+from .store import sql
+from .store import states as state_store
+from .store.action_log import WITHDRAW, append_action
+from .store.sql import Batch, json_value
 
 logger = logging.getLogger(__name__)
 
@@ -150,15 +152,10 @@ def settle_views(
     if changed:
         transaction.on_commit(functools.partial(_ring_changed, game.pk, [(s.color, s.version) for s in changed]))
     rung = [seat.color for seat in changed]
-    if changed:  # one statement for both seats (written out: the ORM's bulk_update cost ten times as much CPU)
-        values = ", ".join(["(%s, %s, %s)"] * len(changed))
+    if changed:  # one statement for both seats
         own = batch is None
         batch = Batch() if own else batch
-        batch.add(
-            f"UPDATE {Seat._meta.db_table} AS s SET version = v.version, view_digest = v.digest "
-            f"FROM (VALUES {values}) AS v(id, version, digest) WHERE s.id = v.id",
-            [x for seat in changed for x in (seat.pk, seat.version, seat.view_digest)],
-        )
+        sql.add_seat_versions(batch, changed)
         if own:
             batch.flush()
     return rung
@@ -205,11 +202,7 @@ def _notify(game: Game, user, kind: str, batch: Batch | None = None) -> Notifica
     user_id, game_id = user.pk, game.pk
     if batch is not None and not wants_email:
         note = Notification(user=user, game=game, kind=kind, created=timezone.now())
-        batch.add(
-            f"INSERT INTO {Notification._meta.db_table} (user_id, game_id, kind, created, read, emailed) "
-            "VALUES (%s, %s, %s, %s, false, false)",
-            [user_id, game_id, kind, note.created],
-        )
+        sql.add_notification(batch, user_id, game_id, kind, note.created)
     else:
         note = Notification.objects.create(user=user, game=game, kind=kind)
     note_id = note.pk
@@ -644,18 +637,13 @@ def _save_game_row(batch: Batch, game: Game) -> None:
     """What `game.save(update_fields=...)` of an action writes, as a statement
     of `batch`."""
     game.updated = timezone.now()
-    batch.add(
-        f"UPDATE {Game._meta.db_table} SET seq = %s, to_move = %s, status = %s, result = %s, turn_started = %s, "
-        "updated = %s, draw_offer = %s, undo_request = %s WHERE id = %s",
-        [game.seq, game.to_move, game.status, None if game.result is None else json_value(game.result),
-         game.turn_started, game.updated, game.draw_offer, game.undo_request, game.pk],
-    )
+    sql.add_game_row(batch, game)
 
 
 def _carry_turn_ends(game: Game, seats: list[Seat], rung: list[str], kind: str, actor: str) -> None:
     """After commit: each rung colour's Turn ends (for its highlights) follow
     from those of its previous view version (GameUI.carry_ends)."""
-    if kind == state_store.WITHDRAW:
+    if kind == WITHDRAW:
         return
     carry_ends = get_ui(game.engine).carry_ends
     for seat in seats:
@@ -673,7 +661,7 @@ def locked_game(game_id: int) -> tuple[Game, list[Seat]]:
     The next action row is chained to that hash (games.integrity).
     Written out: the ORM's select_for_update with a subquery cost three
     times as much CPU as the statement."""
-    found = rows.select_models(_LOCK_SQL(), [game_id], (Game, Seat, get_user_model()), extra=1)
+    found = sql.locked_game_rows(game_id)
     if not found:
         raise Game.DoesNotExist(f"no game {game_id}")
     game = found[0][0]
@@ -684,18 +672,6 @@ def locked_game(game_id: int) -> tuple[Game, list[Seat]]:
             seat.user = user
             seats.append(seat)
     return game, seats
-
-
-@functools.cache
-def _LOCK_SQL() -> str:  # noqa: N802 (a constant, made once the models are ready)
-    user = get_user_model()
-    return (
-        f"SELECT {rows.columns(Game, 'g')}, {rows.columns(Seat, 's')}, {rows.columns(user, 'u')}, "
-        f"(SELECT a.hash FROM {GameAction._meta.db_table} a WHERE a.game_id = g.id AND a.seq = g.seq) "
-        f"FROM {Game._meta.db_table} g LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id "
-        f"LEFT JOIN {user._meta.db_table} u ON u.{user._meta.pk.column} = s.user_id "
-        f"WHERE g.id = %s ORDER BY s.color FOR UPDATE OF g"
-    )
 
 
 def _submit_action(
@@ -813,7 +789,7 @@ def _note_shown_in_batch(game: Game, seat: Seat, batch: Batch) -> None:
     # player's Squares in that player's memo.
     shown["signature"] = ui.view_signature(shown["view"], owner=(game.pk, str(game.created), seat.color), scratch=shown)
     seat.seen = {"v": seat.version, "sig": shown["signature"], "changed": []}
-    batch.add(f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s", [json_value(seat.seen), seat.pk])
+    sql.add_seat_seen(batch, seat.pk, seat.seen)
 
 
 def _game_ended(game: Game, seats: list[Seat]) -> None:
@@ -951,15 +927,9 @@ def open_game(game_id: int, user) -> Game:
     unread notifications of it marked read (the page shows the game).  A
     stranger has no notifications of the game, so marks nothing; the caller
     still checks the seat.  Raises Game.DoesNotExist."""
-    from . import rows
-    from .selectors import GAME_ROW, GAME_SQL, game_from_rows
+    from .selectors import game_from_rows
 
-    sql = (
-        f"WITH seen AS (UPDATE {Notification._meta.db_table} SET read = true "
-        "WHERE user_id = %s AND game_id = %s AND NOT read) " + GAME_SQL()
-    )
-    found = rows.select_models(sql, [user.pk, game_id, game_id], GAME_ROW, prepared=True)
-    return game_from_rows(found, game_id)
+    return game_from_rows(sql.open_game_rows(user.pk, game_id), game_id)
 
 
 def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool = False) -> list[list[int]]:
@@ -985,29 +955,8 @@ def note_board_shown(game: Game, seat: Seat, signature: str | None, quiet: bool 
     seat.seen = {"v": seat.version, "sig": signature, "changed": changed}
     # Nothing in this answer reads the record back: it is written once the
     # answer has left (games.afteranswer), before this thread's next request.
-    afteranswer.after_answer(functools.partial(_write_seen, seat.pk, json_value(seat.seen), seat.version))
+    afteranswer.after_answer(functools.partial(sql.write_seen, seat.pk, json_value(seat.seen), seat.version))
     return changed
-
-
-def _write_seen(seat_id: int, seen, version: int) -> None:
-    # Never over a newer version's record (view versions only grow): a
-    # record written after its answer may meet one another process wrote
-    # for a newer version in the meantime.  Written out: the ORM's UPDATE
-    # cost more CPU than the statement.
-    sql = f"UPDATE {Seat._meta.db_table} SET seen = %s WHERE id = %s AND COALESCE((seen->>'v')::bigint, -1) < %s"
-    if connection.in_atomic_block:  # a caller's transaction: its commit is its own
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [seen, seat_id, version])
-        return
-    # On its own (after the answer), nothing waits for this row but the
-    # thread's next request: its commit does not wait for the WAL flush
-    # (on a busy disk 1-3 ms, measured in the seventh round).  The row is
-    # visible to every reader at once; only a crash of PostgreSQL within
-    # ~0.6 s (3 x wal_writer_delay) could lose it, and the record is what
-    # the "changed since you last looked" outline compares with, not game
-    # data.  One round trip: SET LOCAL holds for this implicit transaction.
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL synchronous_commit TO OFF;\n" + sql, [seen, seat_id, version])
 
 
 def mark_notifications_read(user, game_id: int | None = None) -> int:
@@ -1015,12 +964,5 @@ def mark_notifications_read(user, game_id: int | None = None) -> int:
     if user is None or not getattr(user, "is_authenticated", False):
         return 0
     if game_id is not None:
-        # On every board fetch: written out (the ORM's UPDATE cost more CPU than the statement).
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {Notification._meta.db_table} SET read = true "
-                "WHERE user_id = %s AND game_id = %s AND NOT read",
-                [user.pk, game_id],
-            )
-            return cursor.rowcount
+        return sql.mark_game_notifications_read(user.pk, game_id)
     return Notification.objects.filter(user=user, read=False).update(read=True)

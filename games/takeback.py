@@ -26,19 +26,14 @@ opponent sees the position go back, which tells it nothing it had not seen.
 
 from __future__ import annotations
 
-import functools
-import json
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import state_store
 from .engines import UndoEngine, undo_engine
-from .integrity import append_action
 from .models import Game, GameAction, Notification, Seat
-from .rows import prepared_cursor
 from .services import (
     GameError,
     GameNotActive,
@@ -51,7 +46,8 @@ from .services import (
     _set_clocks,
     settle_views,
 )
-from .state_store import WITHDRAW, is_withdrawal
+from .store import states as state_store
+from .store.action_log import WITHDRAW, append_action
 
 
 class NotFriendly(GameError):
@@ -199,91 +195,6 @@ def answer_undo(game_id: int, user, grant: bool) -> Game:
 
 
 # --- reads ---------------------------------------------------------------------------
-
-
-def live_entries(game: Game, upto: int | None = None) -> list[tuple[int, str, str]]:
-    """(seq, action type, colour) of every logged action still in effect after
-    action `upto` (default: the latest), oldest first: the log without its
-    withdrawals and the actions they cancelled."""
-    rows = GameAction.objects.filter(game=game)
-    if upto is not None:
-        rows = rows.filter(seq__lte=upto)
-    live: list[tuple[int, str, str]] = []
-    for seq, action, color in rows.order_by("seq").values_list("seq", "action", "seat__color"):
-        if is_withdrawal(action):
-            del live[len(live) - int(action["steps"]):]
-        else:
-            live.append((seq, action.get("type", ""), color))
-    return live
-
-
-def has_withdrawals(game: Game) -> bool:
-    return GameAction.objects.filter(game=game, action__type=WITHDRAW).exists()
-
-
-# Rows read at a time when looking for the last Turn ends from the newest back.
-_ENDS_CHUNK = 32
-
-
-def turn_ends(game: Game, last: int | None = None) -> list[tuple[int, str]]:
-    """(seq, colour) of the end_turn actions still in effect, oldest first
-    (only the `last` ones when given).
-
-    The last few (what the highlights and the spectators' Turn start ask
-    for) are found by reading the log backwards from its newest row, a few
-    rows at a time along the (game, seq) index, so the cost does not grow
-    with the game's length: a withdrawal of n steps met on the way cancels
-    the n entries still in effect before it (the same as live_entries read
-    forwards).  (Asked as "the last end_turn rows", PostgreSQL read all of
-    the game's rows: the type is inside the JSON.)"""
-    if last:
-        return _last_turn_ends(game, last)
-    if game.competitive or not has_withdrawals(game):  # the common case: one query
-        rows = GameAction.objects.filter(game=game, action__type="end_turn")
-        if last is not None:
-            return list(rows.order_by("-seq").values_list("seq", "seat__color")[:last])[::-1]
-        return list(rows.order_by("seq").values_list("seq", "seat__color"))
-    return [(seq, color) for seq, kind, color in live_entries(game) if kind == "end_turn"]
-
-
-@functools.cache
-def _ENDS_SQL() -> str:  # noqa: N802 (a constant, made once the models are ready)
-    """The rows of a seq range, newest first, with their seat's colour:
-    what `GameAction.objects.filter(...).order_by("-seq").values_list("seq",
-    "action", "seat__color")` asked, written out (the ORM's query build was
-    most of a board render's CPU for this, ~1 ms, whenever the Turn ends of
-    a view version were not kept in the process: games.ui.wec.highlights)."""
-    return (
-        f"SELECT a.seq, a.action, s.color FROM {GameAction._meta.db_table} a "
-        f"INNER JOIN {Seat._meta.db_table} s ON s.id = a.seat_id "
-        "WHERE a.game_id = %s AND a.seq < %s AND a.seq >= %s ORDER BY a.seq DESC"
-    )
-
-
-def _last_turn_ends(game: Game, last: int) -> list[tuple[int, str]]:
-    found: list[tuple[int, str]] = []
-    cancel = 0  # entries still to pass over, cancelled by a later withdrawal
-    before = game.seq + 1
-    while len(found) < last and before > 1:
-        # A bounded range of seq (they run 1, 2, 3...), so that no plan reads more.
-        with prepared_cursor() as cursor:
-            cursor.execute(_ENDS_SQL(), [game.pk, before, before - _ENDS_CHUNK])
-            rows = cursor.fetchall()
-        if not rows:
-            break
-        for seq, action, color in rows:
-            if isinstance(action, str):  # Django's backend reads jsonb as its text
-                action = json.loads(action)
-            if is_withdrawal(action):
-                cancel += int(action["steps"])
-            elif cancel:
-                cancel -= 1
-            elif action.get("type") == "end_turn":
-                found.append((seq, color))
-                if len(found) == last:
-                    break
-        before = rows[-1][0]
-    return found[::-1]
 
 
 @dataclass

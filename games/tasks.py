@@ -72,13 +72,12 @@ def play_ai_turn(self, game_id: int) -> int:
     WEC_AI_RETRY_SECONDS apart); after the last one the game is flagged
     `needs_attention` for the operators instead of hanging silently."""
     from django.conf import settings
-    from django.db import DatabaseError, connection
+    from django.db import DatabaseError
+
+    from .store import sql
 
     key = _ai_lock_key(game_id)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
-        locked = cursor.fetchone()[0]
-    if not locked:
+    if not sql.try_advisory_lock(key):
         logger.info("AI turn for game %s is already being played; this delivery does nothing", game_id)
         return 0
     try:
@@ -101,8 +100,7 @@ def play_ai_turn(self, game_id: int) -> int:
         return 0
     finally:
         try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+            sql.advisory_unlock(key)
         except DatabaseError:  # the connection is gone, and its lock with it
             logger.warning("could not release the AI lock of game %s", game_id, exc_info=True)
     _clear_attention(game_id)

@@ -21,9 +21,10 @@ from django.core.management.color import no_style
 from django.db import connection
 from django.urls import reverse
 
-from games import notifications, selectors, services, state_store
+from games import notifications, selectors, services
 from games.models import Notification
 from games.rules import marshal as rules
+from games.store import states as state_store
 from wecsite.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("ids_never_repeat")]

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from games import afteranswer, boardcache, selectors, services
 from games.models import Seat
+from games.store import sql
 
 pytestmark = pytest.mark.django_db
 
@@ -119,13 +120,13 @@ def _context(game, seat, user):
 
 
 def test_a_late_record_never_replaces_a_newer_versions(game_ab):
-    from games.writes import json_value
+    from games.store.sql import json_value
 
     seat = Seat.objects.get(game=game_ab, color="black")
-    services._write_seen(seat.pk, json_value({"v": 9, "sig": "", "changed": [[1, 1]]}), 9)
-    services._write_seen(seat.pk, json_value({"v": 8, "sig": "", "changed": []}), 8)
+    sql.write_seen(seat.pk, json_value({"v": 9, "sig": "", "changed": [[1, 1]]}), 9)
+    sql.write_seen(seat.pk, json_value({"v": 8, "sig": "", "changed": []}), 8)
     assert Seat.objects.get(pk=seat.pk).seen == {"v": 9, "sig": "", "changed": [[1, 1]]}
-    services._write_seen(seat.pk, json_value({"v": 10, "sig": "", "changed": []}), 10)
+    sql.write_seen(seat.pk, json_value({"v": 10, "sig": "", "changed": []}), 10)
     assert Seat.objects.get(pk=seat.pk).seen["v"] == 10
 
 
@@ -133,17 +134,17 @@ def test_a_late_record_never_replaces_a_newer_versions(game_ab):
 def test_written_on_its_own_without_waiting_for_the_flush_and_only_there(alice, bob):
     from django.db import connection, transaction
 
-    from games.writes import json_value
+    from games.store.sql import json_value
 
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
     seat = Seat.objects.get(game=game, color="black")
-    services._write_seen(seat.pk, json_value({"v": 3, "sig": "", "changed": []}), 3)
+    sql.write_seen(seat.pk, json_value({"v": 3, "sig": "", "changed": []}), 3)
     assert Seat.objects.get(pk=seat.pk).seen["v"] == 3
     with connection.cursor() as cursor:  # SET LOCAL held for that statement's own transaction only
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"
     with transaction.atomic():  # inside a caller's transaction, that transaction's commit is untouched
-        services._write_seen(seat.pk, json_value({"v": 4, "sig": "", "changed": []}), 4)
+        sql.write_seen(seat.pk, json_value({"v": 4, "sig": "", "changed": []}), 4)
         with connection.cursor() as cursor:
             cursor.execute("SHOW synchronous_commit")
             assert cursor.fetchone()[0] == "on"

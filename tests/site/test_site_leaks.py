@@ -34,8 +34,9 @@ from django.urls import reverse
 from leak_worlds import END, SCENARIO, TIMELINE, TORPEDO, P, legal, move
 
 import games.rules.wec as wec
-from games import boardcache, notifications, selectors, services, state_store, takeback
+from games import boardcache, notifications, selectors, services, takeback
 from games.models import Notification
+from games.store import states as state_store
 from games.ui.wec import highlights, review
 from tools.site import benchkit
 from wecsite import siteurl

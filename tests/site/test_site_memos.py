@@ -1,6 +1,6 @@
 """The memos and kept objects a submit and a board render use give the
 same answers as the long way (games/ui/wec/highlights.py,
-games/ui/wec/board.py, games/ui/wec/actions.py, games/state_store.py,
+games/ui/wec/board.py, games/ui/wec/actions.py, games/store/states.py,
 games/rediscache.py, games/urlmemo.py)."""
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from django.db import connection
 from django.urls import reverse
 from long_way import positions, signature_long_way
 
-from games import state_store, urlmemo
+from games import urlmemo
 from games.rules import wec as engine_module
+from games.store import render_cache
+from games.store import states as state_store
 from games.ui.wec import actions, board, highlights
 
 
@@ -95,9 +97,7 @@ def test_state_rows_text_is_the_document():
 
 
 def test_the_render_cache_keeps_one_client(settings):
-    from games import boardcache
-
-    cache = boardcache._cache()
+    cache = render_cache.cache()
     client = cache._cache
     assert client.get_client() is client.get_client(write=True)
     cache.set("perf5-shortcut", {"x": 1}, 30)

@@ -8,6 +8,7 @@ from django.urls import reverse
 from games import boardcache, review_cache, selectors, services
 from games.engines import get_engine
 from games.models import Game
+from games.store import render_cache
 from games.ui.wec import review
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +35,7 @@ def test_precompute_renders_every_step_once_and_the_endpoint_serves_it(client, g
     assert review_cache.precompute(game.pk) == 0  # already there
     # The endpoint now renders nothing: a step comes from the cache as it is.
     seat = selectors.seat_for(game, alice)
-    cached = boardcache._cache().get(boardcache.review_key(game, seat, 2))
+    cached = render_cache.cache().get(boardcache.review_key(game, seat, 2))
     calls = []
     monkeypatch.setattr(review_cache, "render_to_string", lambda *a, **k: calls.append(a) or "")
     client.force_login(alice)
@@ -43,7 +44,7 @@ def test_precompute_renders_every_step_once_and_the_endpoint_serves_it(client, g
     assert 'data-at="2"' in cached and 'data-board="truth"' in cached
     # Out-of-range steps share the end's (or the start's) entry.
     assert client.get(reverse("game_replay", args=[game.pk]), {"at": 99}).content.decode() == (
-        boardcache._cache().get(boardcache.review_key(game, seat, steps - 1))
+        render_cache.cache().get(boardcache.review_key(game, seat, steps - 1))
     )
 
 
@@ -53,7 +54,7 @@ def test_a_step_rendered_on_demand_matches_the_precomputed_one(client, game, ali
     url = reverse("game_replay", args=[game.pk])
     on_demand = client.get(url, {"at": 1}).content.decode()
     seat = selectors.seat_for(game, bob)
-    boardcache._cache().delete(boardcache.review_key(game, seat, 1))
+    render_cache.cache().delete(boardcache.review_key(game, seat, 1))
     review._CACHE.clear()
     review._SUMMARIES.clear()
     review_cache.precompute(game.pk)

@@ -115,7 +115,9 @@ except ImportError:
     pass
 
 # --- the service and the answer --------------------------------------------------------
-from games import boardcache, boardpatch, doorbells, services, state_store, writes  # noqa: E402
+from games import boardcache, boardpatch, doorbells, services  # noqa: E402
+from games.store import sql  # noqa: E402
+from games.store import states as state_store  # noqa: E402
 from games.ui import wec as wec_ui  # noqa: E402
 
 # module or class, attribute: label
@@ -129,7 +131,7 @@ services _note_shown_in_batch: note_shown (signature)
 services append_action: append_action
 services _schedule_ai_if_needed: schedule_ai
 state_store save_state: save_state (state row)
-writes.Batch flush: batch flush
+sql.Batch flush: batch flush
 boardcache board_response: answer: board_response
 boardcache since_last: answer: since_last
 boardcache get_token: answer: csrf token
@@ -142,7 +144,7 @@ doorbells._Bell _do: bell: _do
 doorbells _send_now: bell: send doorbells
 boardcache _store: bell: render cache SET
 """
-_owners = {"services": services, "state_store": state_store, "writes.Batch": writes.Batch,
+_owners = {"services": services, "state_store": state_store, "sql.Batch": sql.Batch,
            "boardcache": boardcache, "boardpatch": boardpatch, "wec_ui": wec_ui,
            "doorbells._Bell": doorbells._Bell, "doorbells": doorbells}  # fmt: skip
 for line in SPANS.strip().splitlines():

@@ -25,6 +25,8 @@ from django.utils.translation import ngettext
 from games import doorbells
 from games.engines import get_engine
 from games.models import Game
+from games.store import render_cache
+from games.store.action_log import turn_ends
 
 from .grid import OwnerMemos
 
@@ -188,9 +190,7 @@ def _shared_key(key: tuple) -> str:
 
 
 def _shared():
-    from games.boardcache import _cache  # one client per process
-
-    return _cache()
+    return render_cache.cache()  # one client per process
 
 
 # The squares maps (_squares) of the kept views, under the same keys.
@@ -289,8 +289,6 @@ def _keep_ends(key: tuple, ends: list) -> None:
 
 def _last_ends(game: Game, color: str, version: int | None) -> list:
     """The last two Turn ends still in effect, oldest first."""
-    from games.takeback import turn_ends
-
     key = _ends_key(game, color, version) if version is not None else None
     hit = _ENDS.get(key) if key is not None else None
     if hit is not None:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.models import Game, GameAction
-from games.state_store import apply_entry
+from games.store.action_log import apply_entry
 
 PRIMARY = ("king", "dictator", "avatar", "president")
 COLORS = ("black", "white")

@@ -15,6 +15,7 @@ from games.engines import get_engine
 from games.models import Game
 from games.rules import wec as rules
 from games.selectors import is_review, legal_actions, load_state
+from games.store.action_log import turn_ends
 
 from .words import action_name, level_name, piece_name
 
@@ -196,8 +197,6 @@ def public_view(game: Game, state) -> dict:
     if rules.actions_this_turn(state):
         # The Turn's start is the last end_turn still in effect (a friendly
         # game's take-backs add log rows, so counting back from seq is wrong).
-        from games.takeback import turn_ends
-
         ends = turn_ends(game, last=1)
         state = load_state(game, upto=ends[-1][0] if ends else 0)
     boards = [rules.public_view(rules.view(state, color)) for color in ("black", "white")]

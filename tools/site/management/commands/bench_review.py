@@ -18,7 +18,8 @@ from django.test import Client
 
 from games import boardcache, review_cache, selectors, services
 from games.engines import get_engine
-from games.integrity import purge_game
+from games.store import render_cache
+from games.store.action_log import purge_game
 from games.ui.wec import review  # the bench game is a Wec game: its review's process caches
 from tools.site import benchkit
 
@@ -51,7 +52,7 @@ class Command(BaseCommand):
         client = Client()
         client.force_login(bg.players["black"].user)
         try:
-            cache = boardcache._cache()
+            cache = render_cache.cache()
             # On demand: each step rendered for the first time (the frames computed once per process).
             review._CACHE.clear()
             review._SUMMARIES.clear()
