@@ -8,5 +8,8 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        # Its request signal receivers (games.afteranswer) from the first request on.
-        from . import afteranswer  # noqa: F401
+        # games.afteranswer connects its request signal receivers from the
+        # first request on; games.tasks registers the Celery tasks, which
+        # the services queue by name (games.queue), in every process.
+        # deferred: Django's app loading (the tasks use the models, ready only now)
+        from . import afteranswer, tasks  # noqa: F401

@@ -17,7 +17,7 @@ from django.db import DatabaseError, close_old_connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import afteranswer, doorbells
+from . import afteranswer, doorbells, queue
 from .engines import get_engine
 from .models import Color, Game, GameAction, Notification, Seat, other_color
 from .registry import UI_REGISTRY, get_ui
@@ -182,10 +182,8 @@ def broadcast_lobby() -> None:
 
 
 def _enqueue_email(notification_id: int) -> None:
-    from .tasks import send_notification_email
-
     try:
-        send_notification_email.delay(notification_id)
+        queue.send_notification_email(notification_id)
     except Exception:  # a dead broker must not break a committed move
         logger.exception("could not queue the email for notification %s", notification_id)
 
@@ -319,10 +317,8 @@ def _schedule_ai_if_needed(game: Game) -> None:
     game_id = game.pk
 
     def enqueue():
-        from .tasks import play_ai_turn
-
         try:
-            play_ai_turn.delay(game_id)
+            queue.play_ai_turn(game_id)
         except Exception:  # a dead broker must not turn a committed action into an error page
             logger.exception("could not queue the AI turn for game %s", game_id)
             if doorbells.in_background():
@@ -803,10 +799,8 @@ def _game_ended(game: Game, seats: list[Seat]) -> None:
 
 def _enqueue_review(game_id: int) -> None:
     """After a game ended: render its review's steps in the background."""
-    from .tasks import precompute_review
-
     try:
-        precompute_review.delay(game_id)
+        queue.precompute_review(game_id)
     except Exception:  # the review is then rendered step by step on demand
         logger.exception("could not queue the review of game %s", game_id)
 

@@ -7,6 +7,8 @@ import random
 
 from celery import shared_task
 
+from . import queue
+
 logger = logging.getLogger(__name__)
 
 MAX_ACTIONS_PER_TURN = 30
@@ -48,7 +50,7 @@ def _clear_attention(game_id: int) -> None:
 
 
 @shared_task(
-    name="games.tasks.play_ai_turn",
+    name=queue.PLAY_AI_TURN,
     bind=True,
     ignore_result=True,
     # Acknowledged only when it returns, and given back to the broker when the
@@ -168,7 +170,7 @@ def _play_ai_turn(game_id: int) -> int:
 AI_FAILED_NOTE = "AI turn failed"
 
 
-@shared_task(name="games.tasks.resume_ai_turns", ignore_result=True)
+@shared_task(name=queue.RESUME_AI_TURNS, ignore_result=True)
 def resume_ai_turns() -> int:
     """Periodic (Celery beat, every WEC_AI_RESUME_SECONDS): queue play_ai_turn
     again for every running game where the AI is to move and nothing happened
@@ -200,7 +202,7 @@ def resume_ai_turns() -> int:
     return queued
 
 
-@shared_task(name="games.tasks.check_clocks", ignore_result=True)
+@shared_task(name=queue.CHECK_CLOCKS, ignore_result=True)
 def check_clocks() -> int:
     """Periodic (Celery beat, every WEC_CLOCK_CHECK_SECONDS): every seat whose
     deadline has passed in a running game is handed to
@@ -234,7 +236,7 @@ def check_clocks() -> int:
     return acted
 
 
-@shared_task(name="games.tasks.top_up_vacation", ignore_result=True)
+@shared_task(name=queue.TOP_UP_VACATION, ignore_result=True)
 def top_up_vacation() -> int:
     """Periodic (Celery beat, hourly): the yearly vacation allowance (a no-op
     except in the first run of a new year)."""
@@ -244,7 +246,7 @@ def top_up_vacation() -> int:
 
 
 @shared_task(
-    name="games.tasks.send_notification_email",
+    name=queue.SEND_NOTIFICATION_EMAIL,
     ignore_result=True,
     autoretry_for=(OSError,),
     retry_backoff=60,
@@ -259,7 +261,7 @@ def send_notification_email(notification_id: int) -> bool:
     return send_email_for(notification_id)
 
 
-@shared_task(name="games.tasks.send_reminders", ignore_result=True)
+@shared_task(name=queue.SEND_REMINDERS, ignore_result=True)
 def send_reminders() -> int:
     """Beat, hourly: remind players whose time runs out soon."""
     from .services_club import send_reminders as remind
@@ -267,7 +269,7 @@ def send_reminders() -> int:
     return remind()
 
 
-@shared_task(name="games.tasks.send_digests", ignore_result=True)
+@shared_task(name=queue.SEND_DIGESTS, ignore_result=True)
 def send_digests() -> int:
     """Beat, daily: one email per user who chose the digest, listing what happened."""
     from django.contrib.auth import get_user_model
@@ -278,7 +280,7 @@ def send_digests() -> int:
     return sum(1 for pk in users if send_digest_for(pk))
 
 
-@shared_task(name="games.tasks.precompute_review", ignore_result=True)
+@shared_task(name=queue.PRECOMPUTE_REVIEW, ignore_result=True)
 def precompute_review(game_id: int) -> int:
     """A game ended: render every step of its review once (games.review_cache)."""
     from .review_cache import precompute
