@@ -37,6 +37,7 @@ from django.utils.translation import ngettext
 
 from .models import Game, Seat
 from .services import InvalidRequest, settle_views
+from .vacation.selectors import due_vacation_user_ids
 
 logger = logging.getLogger(__name__)
 
@@ -209,8 +210,6 @@ def settle_vacations(now: datetime | None = None) -> int:
     """Celery beat (check_clocks): settle every vacation with a day due or
     its end reached, then repair stray clocks.  Returns how many vacations
     ended."""
-    from .selectors import due_vacation_user_ids
-
     now = now or timezone.now()
     ended = 0
     for user_id in due_vacation_user_ids(now):

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from wecsite.ratelimit import rate_limited
 
 from . import boardcache, review_cache, selectors, services
+from .club import selectors as club_selectors
 from .forms import ActionError, NewGameForm, action_from_post
 from .models import Game
 from .registry import UI_REGISTRY, get_ui
@@ -151,7 +152,7 @@ def game_detail(request, game_id: int):
     context = _review_at(request, game, seat, ui.board_context(request, game, seat, **ui.board_params(request.GET)))
     context["ws_path"] = f"/ws/games/{game.pk}/"
     context["history_mode"] = boardcache.history_mode(game)
-    context["chat_messages"] = selectors.chat_messages(game, request.user) or []
+    context["chat_messages"] = club_selectors.chat_messages(game, request.user) or []
     # Rendered into this page only (never into the cached board partial).
     context["since_last"] = boardcache.since_last(game, seat, context.get("seen_signature"))
     context["board_template"] = ui.BOARD_TEMPLATE

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 from wecsite.ratelimit import rate_limited
 
 from . import selectors, services, services_club
+from .club import selectors as club_selectors
 from .forms import NewGameForm
 from .models import Game
 from .registry import get_ui
@@ -164,7 +165,7 @@ def _chat_context(request, game) -> dict:
     return {
         "game": game,
         "seat": seat,
-        "messages_": selectors.chat_messages(game, request.user) or [],
+        "messages_": club_selectors.chat_messages(game, request.user) or [],
         "can_post": seat is not None and game.status in (Game.Status.ACTIVE, Game.Status.FINISHED),
     }
 
@@ -176,7 +177,7 @@ def chat(request, game_id: int):
         game = selectors.get_game(game_id)
     except Game.DoesNotExist:
         raise Http404 from None
-    if selectors.chat_messages(game, request.user) is None:
+    if club_selectors.chat_messages(game, request.user) is None:
         raise Http404
     return render(request, "games/partials/chat.html", _chat_context(request, game))
 
@@ -233,7 +234,7 @@ def watch(request, game_id: int):
     """Anyone may watch: the public view while the game runs, the full review after."""
     game = _watchable(game_id)
     context = _watch_context(request, game)
-    context["chat_messages"] = selectors.chat_messages(game, None) or []
+    context["chat_messages"] = club_selectors.chat_messages(game, None) or []
     return render(request, "games/watch.html", context)
 
 
@@ -262,7 +263,7 @@ def archive(request):
     return render(
         request,
         "games/archive.html",
-        {"finished": selectors.archive(), "running": selectors.watchable_games()},
+        {"finished": club_selectors.archive(), "running": club_selectors.watchable_games()},
     )
 
 
@@ -360,11 +361,11 @@ def player_profile(request, username: str):
     user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
     if user is None:
         raise Http404
-    record = selectors.player_record(user)
+    record = club_selectors.player_record(user)
     return render(
         request,
         "games/player.html",
-        {"player": user, "record": record, "plot": selectors.rating_plot(record["ratings"])},
+        {"player": user, "record": record, "plot": club_selectors.rating_plot(record["ratings"])},
     )
 
 
@@ -378,5 +379,5 @@ def leaderboard(request):
     engine = request.GET.get("game") or settings.WEC_ENGINE_NAME
     if engine not in UI_REGISTRY:
         raise Http404
-    context = {"players": selectors.leaderboard(engine=engine), "game_choices": game_choices(), "chosen": engine}
+    context = {"players": club_selectors.leaderboard(engine=engine), "game_choices": game_choices(), "chosen": engine}
     return render(request, "games/leaderboard.html", context)

@@ -239,20 +239,6 @@ def open_game_rows(user_id: int, game_id: int) -> list[tuple]:
 
 
 @functools.cache
-def _seats_sql() -> str:
-    user = get_user_model()
-    return (
-        f"SELECT {columns(Seat, 's')}, {columns(user, 'u')} FROM {Seat._meta.db_table} s "
-        f"LEFT JOIN {user._meta.db_table} u ON u.{user._meta.pk.column} = s.user_id WHERE s.game_id = %s ORDER BY s.color"
-    )
-
-
-def seat_rows(game_id: int) -> list[tuple]:
-    """(seat, user) of each seat of the game, by colour."""
-    return select_models(_seats_sql(), [game_id], (Seat, get_user_model()))
-
-
-@functools.cache
 def _lock_sql() -> str:
     user = get_user_model()
     return (

@@ -10,6 +10,7 @@ from django.urls import reverse
 from option_fields import options_post
 
 from games import selectors, services, services_club
+from games.club import selectors as club_selectors
 from games.engines import get_engine
 from games.models import ChatMessage, Game, Notification, Seat, Snapshot
 
@@ -348,8 +349,8 @@ def test_profile_and_leaderboard(client, game, alice, bob, carol):
 
 
 def test_rating_plot_points():
-    assert selectors.rating_plot([]) is None
-    plot = selectors.rating_plot([1520.0, 1480.0])
+    assert club_selectors.rating_plot([]) is None
+    plot = club_selectors.rating_plot([1520.0, 1480.0])
     assert len(plot["points"].split()) == 3 and plot["low"] == 1480 and plot["high"] == 1520
 
 
