@@ -210,7 +210,7 @@ def check_clocks() -> int:
     game on time.  Before that, the explicit vacations: days that fell due
     are charged, and a vacation whose planned end came or whose allowance ran
     out ends, starting its player's paused clocks again
-    (services_vacation.settle_vacations).  Safe to run concurrently: each game
+    (games.vacation.services.settle_vacations).  Safe to run concurrently: each game
     is handled under its row lock (rows another worker holds are skipped until
     the next run).  Returns how many seats it acted on (vacation used or time
     out)."""
@@ -218,7 +218,7 @@ def check_clocks() -> int:
 
     from .selectors import due_seat_ids
     from .services import DeadlineOutcome, enforce_deadline
-    from .services_vacation import settle_vacations
+    from .vacation.services import settle_vacations
 
     now = timezone.now()
     ended = settle_vacations(now)
@@ -264,7 +264,7 @@ def send_notification_email(notification_id: int) -> bool:
 @shared_task(name=queue.SEND_REMINDERS, ignore_result=True)
 def send_reminders() -> int:
     """Beat, hourly: remind players whose time runs out soon."""
-    from .services_club import send_reminders as remind
+    from .club.reminders import send_reminders as remind
 
     return remind()
 

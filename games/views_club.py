@@ -10,7 +10,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import selectors, services, services_club
+from . import selectors, services
+from .club import challenges, draws
+from .club import chat as club_chat
 from .club import selectors as club_selectors
 from .forms import NewGameForm
 from .models import Game
@@ -86,13 +88,13 @@ def challenge_answer(request, game_id: int):
     answer = request.POST.get("answer", "")
     try:
         if answer == "accept":
-            services_club.accept_challenge(game_id=game_id, user=request.user)
+            challenges.accept_challenge(game_id=game_id, user=request.user)
             return redirect("game_detail", game_id=game_id)
         if answer == "decline":
-            services_club.decline_challenge(game_id=game_id, user=request.user)
+            challenges.decline_challenge(game_id=game_id, user=request.user)
             return redirect("home")
         if answer in ("approve", "reject"):
-            services_club.answer_proposal(game_id=game_id, user=request.user, approve=answer == "approve")
+            challenges.answer_proposal(game_id=game_id, user=request.user, approve=answer == "approve")
             return redirect("challenge_detail", game_id=game_id)
         raise services.InvalidRequest(_answer_error())
     except Game.DoesNotExist:
@@ -124,7 +126,7 @@ def challenge_propose(request, game_id: int):
     try:
         if kind not in ("", "competitive", "friendly"):
             raise services.InvalidRequest(_kind_error())
-        services_club.propose_change(
+        challenges.propose_change(
             game_id=game_id,
             user=request.user,
             options=game_options.options_from_form(options_form.cleaned_data),
@@ -150,9 +152,9 @@ def draw(request, game_id: int):
     answer = request.POST.get("answer", "")
     try:
         if answer == "offer":
-            services_club.offer_draw(game_id=game_id, user=request.user)
+            draws.offer_draw(game_id=game_id, user=request.user)
         elif answer in ("accept", "decline"):
-            services_club.answer_draw(game_id=game_id, user=request.user, accept=answer == "accept")
+            draws.answer_draw(game_id=game_id, user=request.user, accept=answer == "accept")
         else:
             raise services.InvalidRequest(_answer_error())
     except services.GameError as exc:
@@ -189,15 +191,15 @@ def chat_post(request, game_id: int):
     what = request.POST.get("what", "post")
     try:
         if what == "post":
-            services_club.post_chat(game_id=game_id, user=request.user, text=request.POST.get("text", ""))
+            club_chat.post_chat(game_id=game_id, user=request.user, text=request.POST.get("text", ""))
         elif what in ("mute", "unmute"):
-            services_club.set_chat_muted(game_id=game_id, user=request.user, muted=what == "mute")
+            club_chat.set_chat_muted(game_id=game_id, user=request.user, muted=what == "mute")
         elif what == "report":
             try:
                 message_id = int(request.POST.get("message", ""))
             except ValueError:
                 raise services.InvalidRequest(_answer_error()) from None
-            services_club.report_chat(message_id=message_id, user=request.user)
+            club_chat.report_chat(message_id=message_id, user=request.user)
         else:
             raise services.InvalidRequest(_answer_error())
     except services.GameError as exc:

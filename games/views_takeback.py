@@ -1,4 +1,4 @@
-"""Thin views of take-backs and undo requests (friendly games; games.takeback)."""
+"""Thin views of take-backs and undo requests (friendly games; games.services.takeback)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from django.views.decorators.http import require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, selectors, services, takeback
+from . import boardcache, selectors, services
 from .registry import get_ui
+from .services import takeback
 from .views import _participant, _refused
 
 

@@ -8,7 +8,7 @@ from django.db.models import Q
 
 def due_vacation_user_ids(now) -> list[int]:
     """Users on vacation with a day due or the planned end reached (for
-    check_clocks; services_vacation.settle_vacation re-checks each under lock)."""
+    check_clocks; games.vacation.services.settle_vacation re-checks each under lock)."""
     return list(
         get_user_model()
         .objects.filter(vacation_started__isnull=False)

@@ -28,7 +28,7 @@ from games import selectors, services
 from games.boardcache import CSRF_MARK
 from games.engines import get_engine
 from games.models import Game
-from games.takeback import Controls
+from games.selectors.takeback import Controls
 from games.ui import wec
 from games.ui.wec import fastpage
 from games.ui.wec import selectors as wec_selectors

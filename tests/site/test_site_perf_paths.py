@@ -15,9 +15,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import selectors, services, takeback
+from games import selectors, services
 from games.models import Game, GameTurn, Seat
 from games.selectors import RecordLines
+from games.services import takeback
 from games.store import action_log
 from games.store import states as state_store
 from games.ui.wec import highlights

@@ -8,10 +8,11 @@ from django.core.management import call_command
 from django.db import connection
 from django.urls import reverse
 
-from games import selectors, services, takeback
+from games import selectors, services
 from games.engines import get_engine
 from games.management.commands.verify_games import verify_game
 from games.models import Game, GameAction, GameTurn, Notification, Seat
+from games.services import takeback
 from games.store import action_log
 from games.store import states as state_store
 

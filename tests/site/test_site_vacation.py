@@ -15,8 +15,9 @@ from clock_steps import DAY, HOUR, T0, bank_game, seats, turn
 from django.test import Client
 from django.urls import reverse
 
-from games import selectors, services, services_vacation, tasks
+from games import selectors, services, tasks
 from games.models import Game
+from games.vacation import services as services_vacation
 
 pytestmark = pytest.mark.django_db
 

@@ -107,7 +107,7 @@ def after_settle(game, views: dict) -> None:
     """After an action that ended a Turn: both colours' views at this Turn
     boundary, kept (after commit) for the highlights of the pages to come,
     which would otherwise replay the Turn from a snapshot."""
-    if getattr(game, "_last_action_type", None) != "end_turn":
+    if getattr(game, "last_action_type", None) != "end_turn":
         return
     from django.db import transaction
 

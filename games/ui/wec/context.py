@@ -10,9 +10,10 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from games import selectors, takeback
+from games import selectors
 from games.engines import get_engine
 from games.models import Game
+from games.selectors import takeback
 
 from . import arrows, highlights, panels
 from . import review as review_data

@@ -101,7 +101,7 @@ def signature(view: dict, owner: tuple | None = None, scratch: dict | None = Non
     keeps the entries' hashes in that player's memo; `squares` is
     `squares_of(view)` when the caller has it; `scratch` (a dict) gets it
     as "squares" (the service's record of the actor's view, which the
-    answer's board_context reads: games.services._note_shown_in_batch)."""
+    answer's board_context reads: games.services.seen.note_shown_in_batch)."""
     if squares is None:
         squares = _squares(view)
     if scratch is not None:
