@@ -17,10 +17,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, review_cache, selectors, services
+from . import selectors, services
 from .club import selectors as club_selectors
 from .forms import ActionError, NewGameForm, action_from_post
 from .models import Game
+from .pages import board as board_page
+from .pages import review as review_page
 from .registry import UI_REGISTRY, get_ui
 from .registry import choices as game_choices
 
@@ -151,10 +153,10 @@ def game_detail(request, game_id: int):
     ui = get_ui(game.engine)
     context = _review_at(request, game, seat, ui.board_context(request, game, seat, **ui.board_params(request.GET)))
     context["ws_path"] = f"/ws/games/{game.pk}/"
-    context["history_mode"] = boardcache.history_mode(game)
+    context["history_mode"] = board_page.history_mode(game)
     context["chat_messages"] = club_selectors.chat_messages(game, request.user) or []
     # Rendered into this page only (never into the cached board partial).
-    context["since_last"] = boardcache.since_last(game, seat, context.get("seen_signature"))
+    context["since_last"] = board_page.since_last(game, seat, context.get("seen_signature"))
     context["board_template"] = ui.BOARD_TEMPLATE
     context["notation_label"] = ui.NOTATION_LABEL
     context["ui_script"] = ui.SCRIPT
@@ -179,7 +181,7 @@ def game_board(request, game_id: int):
     params = ui.board_params(request.GET)
     # A review at a chosen Turn (`at`) is not the plain board of this version.
     plain = all(value is None for value in params.values()) and "at" not in request.GET
-    return boardcache.board_response(
+    return board_page.board_response(
         request,
         game,
         seat,
@@ -219,8 +221,8 @@ def game_replay(request, game_id: int):
         at = int(request.GET.get("at", ""))
     except ValueError:
         at = None
-    # An ended game never changes: each step is rendered once and kept (games.review_cache).
-    return HttpResponse(review_cache.step_html(game, seat, at))
+    # An ended game never changes: each step is rendered once and kept (games.pages.review).
+    return HttpResponse(review_page.step_html(game, seat, at))
 
 
 # --- notifications ----------------------------------------------------------------------
@@ -301,7 +303,7 @@ def game_act(request, game_id: int):
     # into the render cache, where the doorbell's refresh of this same version
     # (should it come before this answer is swapped in) finds it.  The
     # version is new, so the cache is not asked first.
-    return boardcache.board_response(
+    return board_page.board_response(
         request,
         game,
         seat,

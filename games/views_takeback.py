@@ -9,7 +9,8 @@ from django.views.decorators.http import require_POST
 
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, selectors, services
+from . import selectors, services
+from .pages import board as board_page
 from .registry import get_ui
 from .services import takeback
 from .views import _participant, _refused
@@ -38,7 +39,7 @@ def take_back(request, game_id: int):
         return redirect("game_detail", game_id=game.pk)
     game = selectors.get_game(game.pk)
     seat = selectors.seat_for(game, request.user)
-    return boardcache.board_response(
+    return board_page.board_response(
         request,
         game,
         seat,

@@ -38,27 +38,27 @@ def _fast_board_is_the_template(monkeypatch):
 @pytest.fixture(autouse=True)
 def _fragments_are_the_templates(monkeypatch):
     """The same for the board answer's out-of-band parts written in Python
-    (games/boardcache.py): the appended record lines and the "changed since
+    (games/board_page.py): the appended record lines and the "changed since
     you last looked" element, against history.html and since_last.html."""
     from django.template.loader import render_to_string
 
-    from games import boardcache
+    from games.pages import board as board_page
 
-    appended, since = boardcache.appended_lines, boardcache.since_fragment
+    appended, since = board_page.appended_lines, board_page.since_fragment
 
     def checked_appended(new):
         got = appended(new)
-        assert got == render_to_string(boardcache.HISTORY_TEMPLATE, {"history_append": new}), got
+        assert got == render_to_string(board_page.HISTORY_TEMPLATE, {"history_append": new}), got
         return got
 
     def checked_since(data):
         got = since(data)
-        expected = "" if data is None else render_to_string(boardcache.SINCE_TEMPLATE, {"since_last": data, "oob": True})
+        expected = "" if data is None else render_to_string(board_page.SINCE_TEMPLATE, {"since_last": data, "oob": True})
         assert got == expected, (got, expected)
         return got
 
-    monkeypatch.setattr(boardcache, "appended_lines", checked_appended)
-    monkeypatch.setattr(boardcache, "since_fragment", checked_since)
+    monkeypatch.setattr(board_page, "appended_lines", checked_appended)
+    monkeypatch.setattr(board_page, "since_fragment", checked_since)
 
 
 @pytest.fixture

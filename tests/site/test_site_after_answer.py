@@ -6,8 +6,9 @@ order given, and before the same thread's next request reads anything."""
 import pytest
 from django.urls import reverse
 
-from games import afteranswer, boardcache, selectors, services
+from games import afteranswer, selectors, services
 from games.models import Seat
+from games.pages import board as board_page
 from games.store import sql
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +74,7 @@ def test_the_seen_record_is_written_after_the_answer(client, game_ab, alice, bob
     seat = selectors.seat_for(game, alice)
     afteranswer._started()
     try:
-        boardcache.board_response(
+        board_page.board_response(
             _request(alice),
             game,
             seat,

@@ -16,9 +16,9 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.boardcache import CSRF_MARK
 from games.engines import get_engine
 from games.models import Game
+from games.pages.board import CSRF_MARK
 from games.ui.wec import highlights, panels
 from games.ui.wec import selectors as wec_selectors
 from games.ui.wec.board import build_board, place_key

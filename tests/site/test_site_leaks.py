@@ -34,8 +34,9 @@ from django.urls import reverse
 from leak_worlds import END, SCENARIO, TIMELINE, TORPEDO, P, legal, move
 
 import games.rules.wec as wec
-from games import boardcache, notifications, selectors, services
+from games import notifications, selectors, services
 from games.models import Notification
+from games.pages import board as board_page
 from games.services import events, takeback
 from games.store import states as state_store
 from games.ui.wec import highlights, review
@@ -306,7 +307,7 @@ async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(c
     # The render cache keys a running clock's board by the minute: the test's
     # minute, or a real minute passing between two worlds' moments would
     # serve one world a board cached earlier and the other a fresh one.
-    monkeypatch.setattr(boardcache, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
+    monkeypatch.setattr(board_page, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
     queued: list[int] = []
     monkeypatch.setattr(events, "_enqueue_email", queued.append)
 
@@ -353,7 +354,7 @@ async def test_take_backs_in_a_friendly_game_look_alike_to_black(client, monkeyp
     # The render cache keys a running clock's board by the minute: the test's
     # minute, or a real minute passing between two worlds' moments would
     # serve one world a board cached earlier and the other a fresh one.
-    monkeypatch.setattr(boardcache, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
+    monkeypatch.setattr(board_page, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
     queued: list[int] = []
     monkeypatch.setattr(events, "_enqueue_email", queued.append)
     prefix = settings.WEC_REDIS_PREFIX

@@ -27,7 +27,7 @@ NOTATION_LABEL = _("Wec notation")
 EXPORT_EXTENSION = "wec"
 RECORD_NUMBERED = False  # the export numbers the notation's lines
 # The board highlights what changed since the player last looked
-# (games/boardcache.py since_last; games/partials/since_last.html).
+# (games/pages/board.py since_last; games/partials/since_last.html).
 SINCE_LAST = True
 OPTIONS_PREFIX = "opt_"
 #: Wec's own pages in the site's menu (games/ui/wec/urls.py).

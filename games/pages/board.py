@@ -1,5 +1,5 @@
 """The board partial's answer: rendered once per (game, colour, view version)
-and kept in Redis, with the game record sent as appended lines (issue 12).
+and kept in Redis, with the game record sent as appended lines.
 
 The board a player is shown depends only on the game, their colour and their
 own view version (which changes exactly when what they are shown changes), the
@@ -12,7 +12,7 @@ goes into the other colour's key, so the cache cannot leak across sides.
 
 A third is the requester's own too: the Squares changed since the board the
 player was shown before ("changed since you last looked", kept per Seat by
-services.note_board_shown).  It is sent as a small out-of-band element
+games.services.seen.note_board_shown).  It is sent as a small out-of-band element
 (games/partials/since_last.html) that the page's script applies to the
 board, so the cached board stays the same for every request of a version;
 the cache keeps the view's signature (the game's, e.g. Wec's
@@ -34,9 +34,10 @@ from django.utils.html import conditional_escape
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from . import boardpatch, doorbells, selectors, services
-from .registry import get_ui
-from .store import render_cache
+from games import boardpatch, doorbells, selectors
+from games.registry import get_ui
+from games.services import seen
+from games.store import render_cache
 
 # Stands for the CSRF token in a cached board; never a valid token itself.
 CSRF_MARK = "@@wec-csrf@@"
@@ -77,25 +78,6 @@ def board_key(game, seat) -> str:
                 for c in clocks
             ),
             minute,
-        ]
-    )
-
-
-def review_key(game, seat, at: int | None) -> str:
-    """The cache key of one step of an ended game's review, as `seat` sees it
-    (its board orientation).  The game's last action number and history epoch
-    are in it: a finished game has no more, so the entry never goes stale."""
-    return ":".join(
-        [
-            settings.WEC_REDIS_PREFIX,
-            "review",
-            str(game.pk),
-            str(game.seq),
-            str(getattr(game, "history_epoch", 0)),
-            game.status,
-            seat.color,
-            "end" if at is None else str(int(at)),
-            get_language() or "",  # the partial shows no times: no time zone
         ]
     )
 
@@ -186,7 +168,7 @@ def since_last(game, seat, signature: str | None, quiet: bool = False) -> dict |
     ui = get_ui(game.engine)
     if not ui.SINCE_LAST:
         return None
-    squares = services.note_board_shown(game, seat, signature, quiet=quiet)
+    squares = seen.note_board_shown(game, seat, signature, quiet=quiet)
     return {"squares": squares, "keys": " ".join(f"{r}-{c}" for r, c in squares), "text": ui.since_last_text(squares)}
 
 
@@ -268,7 +250,7 @@ def board_response(
             # over now (a fetch right after this one looks for it); a
             # submit's answer only once it is sent (its version is new and
             # the mover's page has it: the thread would only slow the
-            # answer, docs/performance.md, seventh round).
+            # answer, docs/performance.md).
             doorbells.later(functools.partial(_store, key, value), after_answer=fresh)
         part = history_fragment(request, game, seat, history)
     elif part is None:
