@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.forms import NewGameForm
-from games.views_club import _refused
+from games.views.common import club_refused
 from wecsite.ratelimit import rate_limited
 
 from . import NAME, OPTIONS, OPTIONS_PREFIX
@@ -145,9 +145,9 @@ def scenario_start(request):
     if any(key.startswith(OPTIONS_PREFIX) for key in request.POST):
         options_form = OPTIONS.options_form_class(doc.get("options") or {})(request.POST)
     if not form.is_valid():
-        return _refused(request, services.InvalidRequest(_answer_error_form(form)))
+        return club_refused(request, services.InvalidRequest(_answer_error_form(form)))
     if options_form is not None and not options_form.is_valid():
-        return _refused(request, services.InvalidRequest(_answer_error_form(options_form)))
+        return club_refused(request, services.InvalidRequest(_answer_error_form(options_form)))
     options = OPTIONS.options_from_form(options_form.cleaned_data) if options_form is not None else None
     try:
         # Scenarios are positions of this game: never another engine's.
@@ -155,7 +155,7 @@ def scenario_start(request):
             creator=request.user, scenario=doc, options=options, **{**form.game_kwargs(), "engine": NAME}
         )
     except services.GameError as exc:
-        return _refused(request, exc)
+        return club_refused(request, exc)
     return redirect("game_detail", game_id=game.pk)
 
 

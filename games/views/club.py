@@ -1,40 +1,30 @@
-"""Thin views of the club (issue 14): challenges, draw offers, chat."""
+"""The club's pages: challenges and their terms, draw offers, chat, the
+spectators' pages and the archive, a game's record and start for
+download, players' profiles and the leaderboard.  Thin views."""
 
 from __future__ import annotations
 
+import json
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games import selectors, services
+from games.club import challenges, draws
+from games.club import chat as club_chat
+from games.club import selectors as club_selectors
+from games.forms import NewGameForm
+from games.models import Game, Snapshot
+from games.registry import UI_REGISTRY, get_ui
+from games.registry import choices as game_choices
 from wecsite.ratelimit import rate_limited
 
-from . import selectors, services
-from .club import challenges, draws
-from .club import chat as club_chat
-from .club import selectors as club_selectors
-from .forms import NewGameForm
-from .models import Game
-from .registry import get_ui
-
-
-def _refused(request, exc: services.GameError, game_id: int | None = None):
-    back_url = reverse("game_detail", args=[game_id]) if game_id is not None else reverse("home")
-    if request.htmx:
-        return render(request, "games/partials/club_error.html", {"message": exc.message}, status=exc.status)
-    return render(request, "games/refused.html", {"message": exc.message, "back_url": back_url}, status=exc.status)
-
-
-def _participant(request, game_id: int):
-    try:
-        game = selectors.get_game(game_id)
-    except Game.DoesNotExist:
-        raise Http404 from None
-    seat = selectors.seat_for(game, request.user)
-    if seat is None:
-        raise Http404
-    return game, seat
+from .common import club_refused, participant
 
 
 def _challenge_context(request, game, seat, proposal_form=None) -> dict:
@@ -73,7 +63,7 @@ def _challenge_context(request, game, seat, proposal_form=None) -> dict:
 @login_required
 @require_GET
 def challenge_detail(request, game_id: int):
-    game, seat = _participant(request, game_id)
+    game, seat = participant(request, game_id)
     if game.status != Game.Status.CHALLENGE:
         return redirect("game_detail", game_id=game.pk)
     services.mark_notifications_read(request.user, game.pk)
@@ -100,12 +90,10 @@ def challenge_answer(request, game_id: int):
     except Game.DoesNotExist:
         raise Http404 from None
     except services.GameError as exc:
-        return _refused(request, exc, game_id)
+        return club_refused(request, exc, game_id)
 
 
 def _answer_error() -> str:
-    from django.utils.translation import gettext as _
-
     return _("Choose accept, decline, approve or reject.")
 
 
@@ -113,7 +101,7 @@ def _answer_error() -> str:
 @require_POST
 @rate_limited("challenge")
 def challenge_propose(request, game_id: int):
-    game, seat = _participant(request, game_id)
+    game, seat = participant(request, game_id)
     game_options = get_ui(game.engine).OPTIONS
     options_form = game_options.options_form_class(game.options)(request.POST)
     clock = NewGameForm(request.POST)
@@ -135,13 +123,11 @@ def challenge_propose(request, game_id: int):
             competitive=None if not kind else kind == "competitive",
         )
     except services.GameError as exc:
-        return _refused(request, exc, game_id)
+        return club_refused(request, exc, game_id)
     return redirect("challenge_detail", game_id=game_id)
 
 
 def _kind_error() -> str:
-    from django.utils.translation import gettext as _
-
     return _("Choose a competitive or a friendly game.")
 
 
@@ -158,7 +144,7 @@ def draw(request, game_id: int):
         else:
             raise services.InvalidRequest(_answer_error())
     except services.GameError as exc:
-        return _refused(request, exc, game_id)
+        return club_refused(request, exc, game_id)
     return redirect("game_detail", game_id=game_id)
 
 
@@ -203,7 +189,7 @@ def chat_post(request, game_id: int):
         else:
             raise services.InvalidRequest(_answer_error())
     except services.GameError as exc:
-        return _refused(request, exc, game_id)
+        return club_refused(request, exc, game_id)
     if request.htmx:
         return render(request, "games/partials/chat.html", _chat_context(request, selectors.get_game(game_id)))
     return redirect("game_detail", game_id=game_id)
@@ -298,10 +284,6 @@ def _header_value(value) -> str:
 def export_record(request, game_id: int):
     """The record as a Wec notation file: a header of players, options and
     result in [Key "value"] lines, then one Turn per line."""
-    import json
-
-    from django.http import HttpResponse
-
     game, color = _exporter(request, game_id)
     state = selectors.load_state(game)
     lines = selectors.history_lines(game, state, color)["notation"]
@@ -338,10 +320,6 @@ def export_record(request, game_id: int):
 def export_scenario(request, game_id: int):
     """The starting position as the engine's scenario JSON: only once the game
     has ended (a custom start may hold pieces one side cannot see)."""
-    from django.http import JsonResponse
-
-    from .models import Snapshot
-
     game, _color = _exporter(request, game_id)
     if game.status != Game.Status.FINISHED:
         raise Http404
@@ -358,8 +336,6 @@ def export_scenario(request, game_id: int):
 
 @require_GET
 def player_profile(request, username: str):
-    from django.contrib.auth import get_user_model
-
     user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
     if user is None:
         raise Http404
@@ -373,11 +349,6 @@ def player_profile(request, username: str):
 
 @require_GET
 def leaderboard(request):
-    from django.conf import settings
-
-    from .registry import UI_REGISTRY
-    from .registry import choices as game_choices
-
     engine = request.GET.get("game") or settings.WEC_ENGINE_NAME
     if engine not in UI_REGISTRY:
         raise Http404
