@@ -1,5 +1,4 @@
-"""Ringing doorbells (Channels group messages) without holding the request
-(issue 12).
+"""Ringing doorbells (Channels group messages) without holding the request.
 
 A doorbell is a tiny message to a Channels group ("colour X's view of game N
 changed to version V").  The callers ring only from `transaction.on_commit`,
@@ -11,29 +10,15 @@ What is lost when a process dies with doorbells queued is what a dead socket
 layer loses: every page refetches its board when its socket reconnects
 (static/js/game.js).
 
-How a doorbell is sent: channels_redis's `RedisChannelLayer.group_send`
-is four Redis round trips (trim the group, read its members, trim each
-member's queue, a Lua script that adds the message) on redis.asyncio,
-~0.75 ms of CPU each, two or three a submit, all in the web process and
-under its interpreter lock.  Here (`_Publisher`) the same work is one Lua
-script, `_GROUP_SEND_LUA`, run with a synchronous `redis.Redis` kept per
-process (EVALSHA: a few hundred bytes to Redis, no event loop), and the
-doorbells waiting together on the thread go in one call.  The script
-writes exactly what `group_send` writes, in the layer's own format (the
-group's sorted set read and trimmed as it does; per member process queue,
-trimmed, capacity checked, the message msgpack'd with its
-`__asgi_channel__` list behind the layer's random prefix, the queue's
-expiry set), so the consumers keep the stock layer and its receive side
-(queued messages survive a blip of the socket process's connection; a
-dead one closes the sockets, which reconnect and refetch).
-The script touches the member processes' queues without naming them in
-KEYS, which a single Redis allows (Redis Cluster would not, and
-channels_redis does not support it either).
-`tests/site/test_site_doorbells.py` checks what the script writes against
-what `group_send` writes and that the layer's `receive` reads it.  A layer
-configured otherwise (several hosts, encryption, per-channel capacities,
-another serializer or backend) is sent through its own `group_send`, on an
-event loop of the thread, as before.
+How a doorbell is sent: through the channel layer's public `group_send`,
+nothing else (no copy of any layer's storage format, so any layer and any
+version of it that Channels accepts works).  The thread keeps one event
+loop of its own for its whole life, so channels_redis keeps its connection
+pool for that loop and a doorbell costs its round trips only, no new
+connection; the doorbells handed over together (`together`, and whatever
+was rung while the thread was busy) go in one run of that loop, each
+`group_send` awaited before the next one starts, so they reach Redis, and
+every socket, in the order rung.
 
 The same thread also does the request's best-effort cache writes that
 nothing in the answer waits for (`later`): the render cache's copy of the
@@ -43,17 +28,17 @@ for the highlights.
 Nothing of it starts before the answer is out (`after_response`, entered
 by wecsite/asgi.py around each HTTP request): the thread shares the
 interpreter lock with the request, and handed its work at commit it ran
-while the request rendered its answer, ~0.7 ms of a submit's wall time
-(the timeline in docs/performance.md, seventh round).  What a request
-rings or hands over is kept, in order, and given to the thread once its
-answer has been sent (the response closed).  The keeping is process-wide
-and in ring order: when any request's answer is out, everything kept so far
-goes, and a ring outside a request first sends what is kept, so the thread
-still sends in the order rung.
+while the request rendered its answer (docs/performance.md).  What a
+request rings or hands over is kept, in order, and given to the thread once
+its answer has been sent (the response closed).  The keeping is
+process-wide and in ring order: when any request's answer is out,
+everything kept so far goes, and a ring outside a request first sends what
+is kept, so the thread still sends in the order rung.
 
 `WEC_DOORBELLS_IN_BACKGROUND` (default on, off under pytest, where tests
 check the messages right after the call) sends them in the caller's thread
-instead.  `flush()` waits until the queue is empty (at exit, and for tests).
+instead (`async_to_sync(group_send)`).  `flush()` waits until the queue is
+empty (at exit, and for tests).
 """
 
 from __future__ import annotations
@@ -65,157 +50,37 @@ import contextvars
 import logging
 import os
 import queue
-import random
 import threading
-import time
 
-import msgpack
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
-# KEYS: the groups' sorted sets.  ARGV: the cut-offs of the groups' members
-# and of the queues' messages (whole seconds, as group_send computes them),
-# the queues' key prefix, their capacity, their expiry, then per group its
-# message's score (the time, as group_send gives it, increasing from one
-# doorbell to the next), random prefix and msgpack'd body.  Returns the
-# number of queues over capacity.
-_GROUP_SEND_LUA = """
-local group_cut, queue_cut, prefix = ARGV[1], ARGV[2], ARGV[3]
-local capacity, expiry = tonumber(ARGV[4]), ARGV[5]
-local over = 0
-for g = 1, #KEYS do
-  redis.call('ZREMRANGEBYSCORE', KEYS[g], 0, group_cut)
-  local members = redis.call('ZRANGE', KEYS[g], 0, -1)
-  local queues, order = {}, {}
-  for _, channel in ipairs(members) do
-    local bang = string.find(channel, '!', 1, true)
-    local key = prefix .. (bang and string.sub(channel, 1, bang) or channel)
-    if queues[key] == nil then
-      queues[key] = {}
-      order[#order + 1] = key
-    end
-    table.insert(queues[key], channel)
-  end
-  local score, rnd, body = ARGV[3 + 3 * g], ARGV[4 + 3 * g], ARGV[5 + 3 * g]
-  for _, key in ipairs(order) do
-    redis.call('ZREMRANGEBYSCORE', key, 0, queue_cut)
-    if redis.call('ZCOUNT', key, '-inf', '+inf') < capacity then
-      local message = cmsgpack.unpack(body)
-      message['__asgi_channel__'] = queues[key]
-      redis.call('ZADD', key, score, rnd .. cmsgpack.pack(message))
-      redis.call('EXPIRE', key, expiry)
-    else
-      over = over + 1
-    end
-  end
-end
-return over
-"""
 
-
-class _Publisher:
-    """`group_send` of a plain `channels_redis.core.RedisChannelLayer` (one
-    host, no encryption, msgpack, one capacity) as one synchronous Lua call;
-    `None` from `for_layer` for any other layer."""
-
-    def __init__(self, layer, client) -> None:
-        self.layer = layer
-        self.client = client
-        self.script = client.register_script(_GROUP_SEND_LUA)
-        self.prefix_length = layer._serializer.random_prefix_length
-        self.last = 0.0  # the last message's score
-        self.lock = threading.Lock()
-
-    @classmethod
-    def for_layer(cls, layer) -> _Publisher | None:
-        if layer is None:
-            return None
-        cached = getattr(layer, "_wec_publisher", False)
-        if cached is not False:
-            return cached
-        publisher = None
-        try:
-            from channels_redis.core import RedisChannelLayer
-            from channels_redis.serializers import MsgPackSerializer
-
-            if (
-                type(layer) is RedisChannelLayer
-                and len(layer.hosts) == 1
-                and not layer.channel_capacity
-                and type(layer._serializer) is MsgPackSerializer
-                and layer._serializer.crypter is None
-                and layer._serializer.random_prefix_length > 0
-            ):
-                import redis
-
-                host = dict(layer.hosts[0])
-                if "address" in host:
-                    pool = redis.ConnectionPool.from_url(host.pop("address"), **host)
-                    publisher = cls(layer, redis.Redis(connection_pool=pool))
-                elif "master_name" not in host:
-                    publisher = cls(layer, redis.Redis(connection_pool=redis.ConnectionPool(**host)))
-        except Exception:  # an unexpected layer or version: its own group_send
-            logger.exception("doorbells: sending through the channel layer's group_send")
-            publisher = None
-        try:
-            layer._wec_publisher = publisher
-        except AttributeError:
-            pass
-        return publisher
-
-    def send(self, doorbells: list[tuple[str, dict]]) -> None:
-        """Send each (group, message), in order, in one Redis call."""
-        layer = self.layer
-        now = time.time()
-        keys = []
-        args = [
-            int(now) - layer.group_expiry,
-            int(now) - int(layer.expiry),
-            layer.prefix,
-            layer.capacity,
-            layer.expiry,
-        ]
-        with self.lock:
-            for group, message in doorbells:
-                assert layer.require_valid_group_name(group), "Group name not valid"
-                assert "__asgi_channel__" not in message
-                keys.append(layer._group_key(group))
-                # A socket process pops its queue lowest score first: a later
-                # doorbell (a newer version of the same view) must never
-                # come out before an earlier one, even within one call or
-                # when the clock steps back.
-                score = now if now > self.last else self.last + 1e-6
-                self.last = score
-                args.append(repr(score))
-                args.append(random.getrandbits(8 * self.prefix_length).to_bytes(self.prefix_length, "big"))
-                args.append(msgpack.packb(message))
-            over = self.script(keys=keys, args=args)
-        if over:
-            logger.info("%s channels over capacity in groups %s", over, [g for g, _ in doorbells])
+async def _group_send_all(layer, doorbells: list[tuple[str, dict]]) -> None:
+    """Each (group, message) through `layer.group_send`, one after the other:
+    a message is in its members' queues before the next one is sent, so a
+    socket in several of the groups gets them in the order rung."""
+    for group, message in doorbells:
+        await layer.group_send(group, message)
 
 
 def _send_now(doorbells: list[tuple[str, dict]], bell: _Bell | None = None) -> None:
-    """Send the doorbells, in order, through this process's channel layer
-    (in one Redis call when it is the plain Redis layer; else through its
-    `group_send`, on the bell thread's own event loop when `bell` is given).
-    Raises what the layer raises."""
+    """Send the doorbells, in order, through this process's channel layer:
+    on the bell thread's own event loop when `bell` is given, else in the
+    caller's thread.  Raises what the layer raises (the rest of the list is
+    then not sent: a layer that failed one would fail the next)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    publisher = _Publisher.for_layer(layer)
-    if publisher is not None:
-        publisher.send(doorbells)
-        return
-    for group, message in doorbells:
-        if bell is not None:
-            if bell.loop is None:
-                bell.loop = asyncio.new_event_loop()
-            bell.loop.run_until_complete(layer.group_send(group, message))
-        else:
-            async_to_sync(layer.group_send)(group, message)
+    if bell is not None:
+        if bell.loop is None:
+            bell.loop = asyncio.new_event_loop()
+        bell.loop.run_until_complete(_group_send_all(layer, doorbells))
+    else:
+        async_to_sync(_group_send_all)(layer, doorbells)
 
 
 def send_now(doorbells: list[tuple[str, dict]]) -> None:
@@ -225,8 +90,8 @@ def send_now(doorbells: list[tuple[str, dict]]) -> None:
 
 
 def sent_by(layer) -> str:
-    """How doorbells go out through `layer`: "lua" (one call) or "group_send"."""
-    return "lua" if _Publisher.for_layer(layer) is not None else "group_send"
+    """How doorbells go out through `layer`: always its own "group_send"."""
+    return "group_send"
 
 
 _CHORE = object()
@@ -240,14 +105,14 @@ class _Bell:
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.pending = 0
         self.idle = threading.Condition()
-        self.loop: asyncio.AbstractEventLoop | None = None  # only for a layer without the publisher
+        self.loop: asyncio.AbstractEventLoop | None = None  # made on the thread's first doorbells
         self.thread = threading.Thread(target=self._run, name="wec-doorbells", daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
         while True:
             work = [self.queue.get()]
-            while True:  # what was rung meanwhile goes along (one Redis call for the doorbells in a row)
+            while True:  # what was rung meanwhile goes along (one run of the loop for the doorbells in a row)
                 try:
                     work.append(self.queue.get_nowait())
                 except queue.Empty:
@@ -260,7 +125,7 @@ class _Bell:
                     self.idle.notify_all()
 
     def _do(self, work: list) -> None:
-        """Each chore in turn; the doorbells between two chores in one call."""
+        """Each chore in turn; the doorbells between two chores in one run of the loop."""
         doorbells: list[tuple[str, dict]] = []
         for item, kind in [*work, (None, _CHORE)]:
             if kind is not _CHORE:
@@ -398,7 +263,8 @@ def ring(group: str, message: dict) -> None:
 @contextlib.contextmanager
 def together():
     """The doorbells rung inside go out together, in the order rung, in one
-    Redis call (an action's doorbells to both colours), when the block ends."""
+    hand-over to the thread and one run of its loop (an action's doorbells to
+    both colours), when the block ends."""
     if getattr(_held, "doorbells", None) is not None:  # inside another: that one sends them
         yield
         return

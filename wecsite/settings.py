@@ -191,7 +191,7 @@ WEC_RENDER_CACHE_SECONDS = int(os.environ.get("WEC_RENDER_CACHE_SECONDS", "3600"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     WEC_RENDER_CACHE: {
-        "BACKEND": "games.rediscache.RedisCache",  # Django's, its client objects kept
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": os.environ.get("WEC_CACHE_REDIS_URL") or REDIS_URL,
         "KEY_PREFIX": f"{WEC_REDIS_PREFIX}:render",
         "TIMEOUT": WEC_RENDER_CACHE_SECONDS,

@@ -11,7 +11,7 @@ import pytest
 
 import games.rules.wec as wec
 
-from .part2_helpers import (
+from .positions import (
     END,
     A,
     P,
@@ -281,3 +281,82 @@ def test_a_refused_action_does_not_use_up_the_turn():
     assert_illegal(g, fire((4, 3), "conversion", DOWN))
     g = run(g, ["F1", "F2"])
     assert wec.view(g, "black")["turn"]["fires"] == 2
+
+
+# --- every Action Restriction with every Action (l. 1960-1969) -----------------------------------
+
+
+def _everything():
+    """A position where Black can make every kind of Action."""
+    return [
+        P("flamer_pawn", "black", 4, 8),                              # Fire (inherent Flamer)
+        P("rocket_pawn", "black", 5, 2),                              # Pick-up the Anti-Flamer below it
+        P("dozer", "black", 4, 4, articles=["stunner"]),              # Drop / Exchange its Stunner
+        P("destroyer", "black", 4, 5),                                # receives the Exchange
+        P("tank", "black", 6, 6, hand="right", articles=["bike"]),    # Transport
+    ]
+
+
+ACTIONS = {
+    "fire": fire((4, 8), "flamer", DOWN),
+    "transport": fire((6, 6), "bike", to=[6, 9, "ground"]),
+    "pickup": pickup([5, 2], "anti_flamer"),
+    "drop": drop([4, 4], "stunner"),
+    "exchange": exchange([4, 4], "stunner", [4, 5]),
+    "move": move((1, 1), (1, 2)),
+    "reinforce": reinforce(8, 3, "jet"),
+}
+# Which Actions may open a Turn under each restriction.
+FIRST = {
+    "none": set(ACTIONS),
+    "move_only": {"move"},
+    "one_action_per_piece": set(ACTIONS),
+    "12dpxmr": set(ACTIONS) - {"reinforce"},  # the Reinforce comes after the Move
+    "12dpxmr_one_piece": set(ACTIONS) - {"reinforce"},
+}
+# Which Actions may follow the King's Move under each restriction.
+AFTER_MOVE = {
+    "none": set(ACTIONS) - {"move"},
+    "move_only": set(),
+    "one_action_per_piece": set(ACTIONS) - {"move"},
+    "12dpxmr": {"reinforce"},
+    "12dpxmr_one_piece": {"reinforce"},
+}
+
+
+def _game(restriction):
+    return make(_everything(), [A("anti_flamer", 5, 2)], options={"action_restriction": restriction},
+                reinforcements=[{"type": "jet", "color": "black", "row": 8, "col": 3, "armed": True,
+                                 "ready": True}])
+
+
+@pytest.mark.parametrize("name", sorted(ACTIONS))
+@pytest.mark.parametrize("restriction", sorted(FIRST))
+def test_every_restriction_against_every_action_as_the_turns_first(restriction, name):
+    g = _game(restriction)
+    if name in FIRST[restriction]:
+        apply(g, ACTIONS[name])
+    else:
+        assert_illegal(g, ACTIONS[name])
+
+
+@pytest.mark.parametrize("name", sorted(set(ACTIONS) - {"move"}))
+@pytest.mark.parametrize("restriction", sorted(AFTER_MOVE))
+def test_every_restriction_against_every_action_after_the_move(restriction, name):
+    g = apply(_game(restriction), ACTIONS["move"])
+    if name in AFTER_MOVE[restriction]:
+        apply(g, ACTIONS[name])
+    else:
+        assert_illegal(g, ACTIONS[name])
+
+
+@pytest.mark.parametrize("restriction", sorted(FIRST))
+def test_legal_actions_agree_with_the_restriction_matrix(restriction):
+    g = _game(restriction)
+    kinds = set()
+    for a in wec.legal_actions(g):
+        if a["type"] == "fire":
+            kinds.add("transport" if a["weapon"] in ("bike", "jump_pack", "scuba") else "fire")
+        elif a["type"] != "end_turn":
+            kinds.add(a["type"])
+    assert kinds == FIRST[restriction]

@@ -13,7 +13,7 @@ import pytest
 
 import games.rules.wec as wec
 
-from .part2_helpers import (
+from .positions import (
     END,
     A,
     P,

@@ -18,7 +18,8 @@ import json
 import pytest
 
 import games.rules.wec as wec
-from tests.engine.part2_helpers import END, A, P, apply, drop, exchange, finish, fire, make, move, pickup
+
+from .positions import END, A, P, apply, drop, exchange, finish, fire, make, move, pickup
 
 
 def game(pieces, articles=(), *, to_move="black", kings=True, **options):
@@ -622,3 +623,18 @@ def test_own_history_does_not_tell_of_an_unseen_enemy_hit_by_an_own_fire():
     assert enemies(a, "black") == enemies(b, "black") == []
     assert "FP(6,5)" not in wec.history(a, "black")[0]
     assert wec.view(a, "black") == wec.view(b, "black")
+
+
+# --- the cap of 8 "continue to see" markers (l. 1719-1721; docs/engine-api.md) -----------------
+
+
+def test_at_most_eight_markers_are_kept():
+    hidden = [P("stealth_pawn", "white", r, c) for r, c in ((6, 3), (6, 4), (6, 5), (6, 6), (6, 7),
+                                                               (7, 3), (7, 4), (7, 6), (7, 7))]
+    g = make([P("dozer", "black", 5, 5, articles=["anti_stealth"])] + hidden, visible=False,
+             options={"stealth_lock_on": False})
+    seen = [p for p in wec.view(g, "black")["pieces"] if p["type"] == "stealth_pawn"]
+    assert len(seen) == 9
+    g = apply(g, drop([5, 5], "anti_stealth"))
+    assert [p for p in wec.view(g, "black")["pieces"] if p["type"] == "stealth_pawn"] == []
+    assert len(wec.view(g, "black")["markers"]) == 8

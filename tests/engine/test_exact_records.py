@@ -1,10 +1,10 @@
-"""Exact records (issue 17, issue 10 parts 3 and 4).
+"""Exact records where two alike Pieces share a place, and of homing projectiles.
 
-The four cases of issue 17, where two alike Pieces (same type, colour, hand
+Four cases where two alike Pieces (same type, colour, hand
 and Articles) share a place, built with scenario documents and played only
 through the public facade; the homing projectile whose target is gone; and
 the ``#n`` and ``SQ:`` markers of docs/notation.md, old records without them
-included. Random-option property tests are in test_random_options_props.py.
+included. Random-option property tests are in test_random_option_records.py.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def play(game: wec.Game, *actions: dict[str, Any]) -> wec.Game:
     return game
 
 
-# --- issue 17, case 1: Undo picks the other piece ------------------------------------------
+# --- case 1: Undo picks the other piece ----------------------------------------------------
 
 def test_undo_after_end_turn_keeps_the_jet_that_flew():
     d = doc([P("jet", "black", 4, 7, "air"), P("jet", "black", 4, 7, "air")])
@@ -79,7 +79,7 @@ def test_undo_after_end_turn_keeps_the_jet_that_flew():
     assert wec.history(ended) == ["MV:JE^(4,7)#2->^(4,9)"]
 
 
-# --- issue 17, case 2: replay and Undo raised ---------------------------------------------
+# --- case 2: replay and Undo raised -------------------------------------------------------
 
 def test_replay_and_undo_follow_the_right_destroyer():
     d = doc([P("destroyer", "black", 2, 4), P("destroyer", "black", 2, 4)])
@@ -103,7 +103,7 @@ def test_replay_and_undo_follow_the_right_destroyer():
     assert wec.history(done)[2].startswith("MV:DS(2,4)#1->(3,5)")
 
 
-# --- issue 17, case 3: a reload reordered a shared Square ---------------------------------
+# --- case 3: a reload reordered a shared Square -------------------------------------------
 
 def test_a_reloaded_game_writes_the_same_history():
     # The AAA has the lower id but arrives second on the Pawn's Square.
@@ -122,7 +122,7 @@ def test_a_reloaded_game_writes_the_same_history():
     assert_same(wec.load_scenario(wec.dump_scenario(live)), live)
 
 
-# --- issue 17, case 4: censored history from what happened --------------------------------
+# --- case 4: censored history from what happened ------------------------------------------
 
 def test_censored_history_follows_the_order_the_actions_were_taken_in():
     # Black's Anti-Stealth Rocket Pawn is locked on White's AAA (inherent
@@ -148,7 +148,7 @@ def test_censored_history_follows_the_order_the_actions_were_taken_in():
     assert full[0].endswith(",SQ:1M")
 
 
-# --- issue 10, part 3: a homing projectile whose target is gone ---------------------------
+# --- a homing projectile whose target is gone ------------------------------------------
 
 def test_a_second_homing_sam_at_a_destroyed_target_is_spent():
     d = doc([P("aaa", "white", 5, 5), P("aaa", "white", 5, 5), P("chopper", "black", 5, 5, "air", hand="right")],

@@ -1,4 +1,4 @@
-"""Issue 12: the history-less dump and its loader (the site keeps each
+"""The history-less dump and its loader (the site keeps each
 finished Turn's record in its own row and the state without them)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games.rules.wec as wec
-from games.rules.wec.exactness import random_options
+from tools.engine.randomgames import random_options
 
 
 def play(game, rng: random.Random, actions: int):

@@ -1,12 +1,14 @@
-"""The engine's module layout (issue 11, "Engine layout").
+"""The engines' module layout (docs/engine-api.md, "Module map").
 
-Builds the import graph of ``games.rules.wec`` from the source (``ast``, so
-imports inside functions count too) and checks that:
+Builds the import graph of ``games.rules.wec`` and of ``games.rules.marshal``
+from the source (``ast``, so imports inside functions count too) and checks
+that:
 
 * there is no import cycle, deferred imports included: shared pieces belong
   lower in the layering, not behind an import inside a function;
 * no module imports a private (``_name``) name from another module;
-* every module has a docstring citing the manual's line numbers ("l. n").
+* every module has a docstring citing the manual's (or the seed's) line
+  numbers ("l. n").
 
 Imports under ``if TYPE_CHECKING:`` are left out: they never run and only
 serve annotations (``document.py`` names the ``Game`` it dumps that way).
@@ -22,17 +24,24 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2] / "games" / "rules" / "wec"
+RULES = Path(__file__).resolve().parents[2] / "games" / "rules"
+#: The engines checked, by package name; the first is the one the tests of
+#: the checker itself read.
+PACKAGES = {"games.rules.wec": RULES / "wec", "games.rules.marshal": RULES / "marshal"}
 PACKAGE = "games.rules.wec"
 
 
-def module_name(path: Path) -> str:
-    rel = path.relative_to(ROOT).with_suffix("")
+def module_name(path: Path, package: str = PACKAGE) -> str:
+    rel = path.relative_to(PACKAGES[package]).with_suffix("")
     parts = [p for p in rel.parts if p != "__init__"]
-    return ".".join([PACKAGE, *parts])
+    return ".".join([package, *parts])
 
 
-MODULES = {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+MODULES = {module_name(p, pkg): p for pkg, root in PACKAGES.items() for p in sorted(root.rglob("*.py"))}
+
+
+def package_of(name: str) -> str:
+    return next(pkg for pkg in PACKAGES if name == pkg or name.startswith(pkg + "."))
 
 
 def is_package(name: str) -> bool:
@@ -60,13 +69,14 @@ def imports(name: str, source: str | None = None) -> list[tuple[str, list[str], 
     tree = ast.parse(path.read_text() if source is None else source, str(path))
     skip = type_checking_nodes(tree)
     base = name if is_package(name) else name.rpartition(".")[0]
+    package = package_of(name)
     out = []
     for node in ast.walk(tree):
         if id(node) in skip:
             continue
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name == PACKAGE or alias.name.startswith(PACKAGE + "."):
+                if alias.name == package or alias.name.startswith(package + "."):
                     out.append((alias.name, [], node.lineno))
         elif isinstance(node, ast.ImportFrom):
             if node.level:
@@ -75,7 +85,7 @@ def imports(name: str, source: str | None = None) -> list[tuple[str, list[str], 
                 target = ".".join(parts + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            if not (target == PACKAGE or target.startswith(PACKAGE + ".")):
+            if not (target == package or target.startswith(package + ".")):
                 continue
             names = [a.name for a in node.names]
             # "from . import x" where x is a module is an import of that module.

@@ -1,4 +1,4 @@
-"""The plain-English record line read back into its parts (issue 14: the
+"""The plain-English record line read back into its parts (the
 site tells the record in the reader's language from these parts)."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import pytest
 
 import games.rules.wec as wec
 
-from .part2_helpers import (
+from .positions import (
     END,
     P,
     all_articles,

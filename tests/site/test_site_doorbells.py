@@ -1,7 +1,7 @@
 """Doorbells sent by each process's background thread (games/doorbells.py):
 after commit only, in the order rung, and the request does not send them;
-sent as one Lua call that writes what channels_redis's group_send writes,
-and only to the colour whose own view changed."""
+sent through the channel layer's own group_send, and only to the colour
+whose own view changed."""
 
 from __future__ import annotations
 
@@ -10,9 +10,7 @@ import json
 import threading
 from urllib.parse import urlencode
 
-import msgpack
 import pytest
-import redis
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import HttpCommunicator, WebsocketCommunicator
@@ -107,7 +105,7 @@ def test_doorbells_are_sent_in_the_caller_without_the_background_thread(settings
     assert sent == [("g", {"type": "x"})]
 
 
-def test_doorbells_of_another_layer_go_through_its_group_send_on_the_thread(settings, monkeypatch):
+def test_doorbells_go_through_the_layers_group_send_on_the_thread(settings, monkeypatch):
     settings.WEC_DOORBELLS_IN_BACKGROUND = True
     sent = []
 
@@ -127,43 +125,32 @@ def test_doorbells_of_another_layer_go_through_its_group_send_on_the_thread(sett
     ]
 
 
-# --- the one-call publisher against channels_redis ------------------------------------------------
+# --- through the settings' channels_redis layer ---------------------------------------------------
 
 
-def _queue_key(layer, channel: str) -> str:
-    return layer.prefix + channel[: channel.index("!") + 1]
-
-
-def test_the_publisher_writes_what_group_send_writes(settings):
-    settings.WEC_DOORBELLS_IN_BACKGROUND = False
+def test_a_ring_reaches_every_member_through_the_real_layer(settings):
+    """Rung from the thread, read by the layer's own `receive`, for each
+    socket of the group; the thread keeps its one event loop (and with it
+    the layer's connections) from one hand-over to the next."""
+    settings.WEC_DOORBELLS_IN_BACKGROUND = True
     layer = get_channel_layer()
-    assert doorbells._Publisher.for_layer(layer) is not None  # the settings' layer takes the short way
     loop = asyncio.new_event_loop()
     try:
         a, b = loop.run_until_complete(layer.new_channel()), loop.run_until_complete(layer.new_channel())
         for channel in (a, b):
             loop.run_until_complete(layer.group_add("wec-bell-test", channel))
-        r = redis.Redis.from_url(layer.hosts[0]["address"])
-        key = _queue_key(layer, a)
-        assert key == _queue_key(layer, b)  # one process: one queue for both sockets
         message = {"type": "game.changed", "version": 7}
-        loop.run_until_complete(layer.group_send("wec-bell-test", message))
-        theirs = r.zrange(key, 0, -1, withscores=True)
-        ttl = r.ttl(key)
-        r.delete(key)
         doorbells.ring("wec-bell-test", dict(message))
-        ours = r.zrange(key, 0, -1, withscores=True)
-        assert len(theirs) == len(ours) == 1
-        n = layer._serializer.random_prefix_length
-        # The same bytes behind the random prefix (msgpack, the same map), the
-        # same kind of score (the time), the same expiry.
-        assert ours[0][0][n:] == theirs[0][0][n:]
-        assert msgpack.unpackb(ours[0][0][n:]) == {**message, "__asgi_channel__": [a, b]}
-        assert abs(ours[0][1] - theirs[0][1]) < 60
-        assert 0 < r.ttl(key) <= ttl <= layer.expiry
-        # And the layer's own receive reads it, for each socket.
+        assert doorbells.flush(5)
+        bell_loop = doorbells._get_bell().loop
+        assert bell_loop is not None and not bell_loop.is_closed()
         got = [loop.run_until_complete(asyncio.wait_for(layer.receive(c), 5)) for c in (a, b)]
         assert got == [message, message]
+        doorbells.ring("wec-bell-test", {"type": "game.changed", "version": 8})
+        assert doorbells.flush(5)
+        assert doorbells._get_bell().loop is bell_loop
+        got = [loop.run_until_complete(asyncio.wait_for(layer.receive(c), 5)) for c in (a, b)]
+        assert got == [{"type": "game.changed", "version": 8}] * 2
     finally:
         loop.close()
 
@@ -176,12 +163,12 @@ def test_doorbells_rung_together_arrive_in_order(settings):
         a = loop.run_until_complete(layer.new_channel())
         loop.run_until_complete(layer.group_add("wec-bell-order", a))
         loop.run_until_complete(layer.group_add("wec-bell-other", a))
-        with doorbells.together():  # one Redis call, one score after the other
+        with doorbells.together():  # one hand-over, each group_send after the other
             for version in range(1, 6):
                 doorbells.ring("wec-bell-order", {"type": "game.changed", "version": version})
             doorbells.ring("wec-bell-nobody", {"type": "game.changed", "version": 99})
             doorbells.ring("wec-bell-other", {"type": "lobby.changed"})
-        for version in range(6, 9):  # and one call after another
+        for version in range(6, 9):  # and one hand-over after another
             doorbells.ring("wec-bell-order", {"type": "game.changed", "version": version})
         assert doorbells.flush(5)
         got = [loop.run_until_complete(asyncio.wait_for(layer.receive(a), 5)) for _ in range(9)]
@@ -243,7 +230,7 @@ async def test_a_doorbell_rings_only_the_colour_whose_view_changed(client, alice
 
 def test_an_actions_doorbells_go_out_in_one_call(alice, bob, settings, monkeypatch):
     """A Move rings each colour whose view changed, an End Turn also the next
-    player's notice: one Redis call per action, each colour its own version."""
+    player's notice: one hand-over per action, each colour its own version."""
     from games.services import group_name, user_group_name
 
     settings.WEC_DOORBELLS_IN_BACKGROUND = False

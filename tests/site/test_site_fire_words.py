@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.rules.wec import apply, legal_actions, new_game, plain_history, view
-from games.rules.wec.exactness import random_options
 from games.ui.wec.board import viewer_words
 from games.ui.wec.panels import _Names, describe
+from tools.engine.randomgames import random_options
 
 
 @pytest.fixture(autouse=True)

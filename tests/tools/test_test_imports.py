@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKED = ("tests/site", "tests/browser", "tests/tools")
+CHECKED = ("tests/engine", "tests/site", "tests/browser", "tests/tools")
 
 
 def imports_of_test_files(source: str) -> list[str]:

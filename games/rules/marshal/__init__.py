@@ -1,7 +1,7 @@
 """Marshal and Spy: the rules engine's public facade.
 
 A hidden-rank game of the Stratego family, after the seed
-shared/seeds/002_87afa212f8c1bebd.txt. Everything a caller needs is here; the
+shared/seeds/002_87afa212f8c1bebd.txt (its rules, l. 2-22). Everything a caller needs is here; the
 format of every value is in docs/engine-api.md ("Marshal and Spy engine") and
 the open questions the seed leaves are settled in docs/rulings.md. A
 :class:`Game` is immutable: ``apply`` returns a new one. All values crossing

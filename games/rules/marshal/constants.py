@@ -1,4 +1,5 @@
-"""Fixed facts of Marshal and Spy: the pieces, the army and the combat table.
+"""Fixed facts of Marshal and Spy: the pieces, the army (l. 12) and the combat
+table (l. 8-10, 13-17).
 
 Line numbers ("l. N") refer to the seed shared/seeds/002_87afa212f8c1bebd.txt.
 """

@@ -1,4 +1,5 @@
-"""Setup, moves, fights, reveals and the ends of the game.
+"""Setup (l. 3-4), moves (l. 6-7), fights (l. 8-10, 13-17), reveals (l. 14)
+and the ends of the game (l. 19-22).
 
 Every rule here cites the seed (shared/seeds/002_87afa212f8c1bebd.txt) by line;
 the rulings the seed leaves open are in docs/rulings.md, "Marshal and Spy".

@@ -1,4 +1,7 @@
-"""Game options: defaults and validation (the table in docs/engine-api.md)."""
+"""Game options: defaults and validation (the table in docs/engine-api.md).
+
+The seed's standard game moves two different pieces a turn (l. 6) and scatters
+volcanoes over the board (l. 18); the options vary those and the board."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Scenario documents: a game from plain JSON data and back (docs/engine-api.md)."""
+"""Scenario documents: a game from plain JSON data and back (docs/engine-api.md).
+
+A document holds the set-up armies (l. 3-4, 12), the volcanoes (l. 18) and
+everything a game in progress adds: what each side has revealed (l. 14), the
+turns played and how the game ended (l. 19-22)."""
 
 from __future__ import annotations
 

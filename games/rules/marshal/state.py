@@ -1,4 +1,8 @@
-"""The immutable game value and the board geometry derived from its options."""
+"""The immutable game value and the board geometry derived from its options.
+
+The board holds the two armies (l. 12) and the volcanoes (l. 18); a piece
+steps to an orthogonal neighbour (l. 6) and a Spy sees the squares around it
+(l. 14)."""
 
 from __future__ import annotations
 

@@ -105,11 +105,11 @@ def new_game(options: dict[str, Any] | None = None) -> Game:
             _STANDARD.clear()
         _STANDARD[key] = template
     game = template.copy()
-    game.hidden_cache = {}
+    game.seal()
     # The listing memo is per game: each gets its own, starting from what
     # the template's listing built (the same for every game of these options).
-    memo = template.lmemo
-    game.lmemo = None if memo is None else {c: dict(m) for c, m in memo.items()}
+    memo = template.derived.listings
+    game.derived.listings = None if memo is None else {c: dict(m) for c, m in memo.items()}
     return game
 
 

@@ -433,7 +433,7 @@ def project(g: Game, always: bool = False) -> Game:
         return g
     h = g.copy()
     h.turn["moved"] = True
-    h.hidden_cache = {}
+    h.seal()
     try:
         return apply(h, {"type": "end_turn"})
     except IllegalAction:

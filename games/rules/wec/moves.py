@@ -18,10 +18,12 @@ enemies in the way (l. 1015-1022).
 from __future__ import annotations
 
 from array import array
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
+from . import fastpaths
 from .constants import (
     AIR,
     CARRIERS,
@@ -35,7 +37,7 @@ from .constants import (
     SUB,
 )
 from .geometry import board_paths, chopper_routes, neighbours, offset
-from .state import Game, Piece, same_moves
+from .state import Game, MoveCache, Piece, same_moves
 
 #: Pieces whose every movement is non-combat (l. 795-797).
 NON_COMBAT = frozenset(("dozer", "destroyer", "aaa"))
@@ -44,6 +46,38 @@ NON_COMBAT = frozenset(("dozer", "destroyer", "aaa"))
 PEACEFUL = 0  # may not land on enemies (non-combat movement)
 COMBAT = 1  # takes the enemies where it lands
 CAPTURE_ONLY = 2  # may only land where it takes (a Pawn's attack Squares)
+MOVE_KINDS = (PEACEFUL, COMBAT, CAPTURE_ONLY)
+
+# --- question codes -----------------------------------------------------------------
+# The Move cache keeps each question the movement rules asked of the board,
+# with its answer, as one small number (a game keeps many; an array of
+# unsigned shorts holds them): ``empty(slot)`` or ``land(slot, movers,
+# kind)``. The code is ``slot << SLOT_SHIFT | kind << KIND_SHIFT | carry <<
+# 1 | answer``: the question's kind field is the Move kind of a ``land``
+# question or ``EMPTY`` for an ``empty`` one (so no Move kind may reach
+# ``EMPTY``: tests/engine/test_fast_paths.py checks it), ``carry`` whether
+# the movers were the Piece and its passenger, ``answer`` the answer.
+
+ANSWER = 1  # bit 0
+CARRY = 2  # bit 1
+KIND_SHIFT = 2  # bits 2 and 3: the kind field
+KIND_MASK = 3
+SLOT_SHIFT = 4  # the slot above
+EMPTY = 3  # the kind field of an ``empty`` question
+#: An ``empty`` question of slot 0, less its answer (add ``slot << SLOT_SHIFT``).
+EMPTY_CODE = EMPTY << KIND_SHIFT
+#: Dividing a code by this gives the Square of its slot (``slot // 3``).
+SQUARE_DIVISOR = 3 << SLOT_SHIFT
+
+
+def land_code(slot: int, kind: int, carry: bool = False) -> int:
+    """The code of ``land(slot, movers, kind)`` less its answer."""
+    return slot << SLOT_SHIFT | kind << KIND_SHIFT | (CARRY if carry else 0)
+
+
+def empty_code(slot: int) -> int:
+    """The code of ``empty(slot)`` less its answer."""
+    return slot << SLOT_SHIFT | EMPTY_CODE
 
 
 class Candidate(NamedTuple):
@@ -208,6 +242,10 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
     """Every Move open to Piece ``p`` as its side knows the board."""
     if not can_move_itself(game, p):
         return []
+    if fastpaths.FAST_PATHS:
+        try_all, chopper, dozings = _try_all, _chopper, _dozings
+    else:
+        try_all, chopper, dozings = _try_all_by_rule, _chopper_by_rule, _dozings_by_rule
     t = p.type
     opts = game.options
     out: list[Candidate] = []
@@ -221,11 +259,11 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
         if lv == GROUND:
             movement = opts["movement"]
             pawn_movement = "" if movement in ("weaponized", "standard_chess") else opts["pawn_movement"]
-            _try_all(game, p, kn, _pawn_steps(movement, pawn_movement, p.color, sq, p.moved), None, False, out)
+            try_all(game, p, kn, _pawn_steps(movement, pawn_movement, p.color, sq, p.moved), None, False, out)
     elif t in PRIMARY or t in NON_COMBAT:
-        _try_all(game, p, kn, _step_tries(sq, lv, COMBAT if t in PRIMARY else PEACEFUL), None, False, out)
+        try_all(game, p, kn, _step_tries(sq, lv, COMBAT if t in PRIMARY else PEACEFUL), None, False, out)
         if t == "dozer" and lv == GROUND:
-            out.extend(_dozings(game, p, kn))
+            out.extend(dozings(game, p, kn))
     elif t in ("tank", "cleric") or t in SECONDARY:
         if t in SECONDARY:
             ranges = (opts["queen_tank_range"], opts["queen_cleric_range"])
@@ -233,38 +271,52 @@ def piece_candidates(game: Game, p: Piece, kn: Knowledge) -> list[Candidate]:
             ranges = (opts["tank_range"], opts["cleric_range"])
         tries, twice = _path_tries(t if t in ("tank", "cleric") else "queen", opts["movement"], p.hand, p.color, sq,
                                    ranges, lv)
-        _try_all(game, p, kn, tries, passenger, twice, out)
+        try_all(game, p, kn, tries, passenger, twice, out)
     elif t == "sub":
-        _try_all(game, p, kn, _sub_tries(sq, lv, COMBAT if opts["sub_jet_combat"] else PEACEFUL), passenger, False,
+        try_all(game, p, kn, _sub_tries(sq, lv, COMBAT if opts["sub_jet_combat"] else PEACEFUL), passenger, False,
                  out)
     elif t == "jet":
-        _try_all(game, p, kn, _jet_tries(p.color, sq, lv, COMBAT if opts["sub_jet_combat"] else PEACEFUL), passenger,
+        try_all(game, p, kn, _jet_tries(p.color, sq, lv, COMBAT if opts["sub_jet_combat"] else PEACEFUL), passenger,
                  False, out)
     elif t == "chopper":
-        _chopper(game, p, kn, out)
+        chopper(game, p, kn, out)
     return out
 
 
-#: One place a Piece may try to land: (landing slot, the places passed
-#: through before it, Move kind, the path: their slots then the landing,
-#: the landing's Square, its ``land`` question code less carry and answer).
-#: A place passed through is (slot, Square, ``empty`` question code less
-#: the answer): what a ``_Reading`` notes, worked out once.
-Try = tuple[int, tuple[tuple[int, int, int], ...], int, tuple[int, ...], int, int]
+class Passing(NamedTuple):
+    """A place a Move passes through: what a ``_Reading`` notes when it is
+    asked whether the place is empty, worked out once."""
+
+    slot: int
+    square: int
+    #: Its ``empty`` question code, less the answer.
+    code: int
+
+
+class Try(NamedTuple):
+    """One place a Piece may try to land (the movement tables are tuples of
+    these, memoized: geometry only)."""
+
+    #: The landing slot.
+    dest: int
+    #: The places passed through before it, in order.
+    passing: tuple[Passing, ...]
+    #: Its Move kind.
+    kind: int
+    #: The Move's path: the slots passed through, then the landing.
+    path: tuple[int, ...]
+    #: The landing's Square.
+    square: int
+    #: Its ``land`` question code for the lone Piece, less the answer.
+    code: int
 
 
 def _try_all(game: Game, p: Piece, kn: Knowledge, tries: tuple[Try, ...], passenger: Piece | None, twice: bool,
              out: list[Candidate]) -> None:
-    """Adds the Moves of ``p`` to each of ``tries`` in order: each place
-    passed through must look empty, then the Piece lands alone (unless its
-    passenger is stranded without it) and with its passenger (where the
-    passenger may come along), each where ``can_land`` allows. ``twice``:
-    some landing comes more than once (the secondary government Piece's
-    paths); the first open path to it is kept, the Move is the same.
-
-    ``empty`` and ``can_land`` for the lone Piece are asked inline (most
-    of a listing's questions), noted in a ``_Reading`` as its own methods
-    note them (a plain Knowledge notes nothing)."""
+    """:func:`_try_all_by_rule` with ``empty`` and ``can_land`` for the lone
+    Piece asked inline (a fast path: most of a listing's questions), noted
+    in a ``_Reading`` as its own methods note them (a plain Knowledge notes
+    nothing)."""
     board = game.board
     hidden = kn.hidden
     note, log = _noting(kn)
@@ -309,6 +361,35 @@ def _try_all(game: Game, p: Piece, kn: Knowledge, tries: tuple[Try, ...], passen
                 out.append(_new(Candidate, (pid, path, kind, passenger.id, (), (), False)))
 
 
+def _try_all_by_rule(game: Game, p: Piece, kn: Knowledge, tries: tuple[Try, ...], passenger: Piece | None,
+                     twice: bool, out: list[Candidate]) -> None:
+    """Add the Moves of ``p`` to each of ``tries`` to ``out``, in order: a
+    Move passes only through places its side sees empty (no flying or
+    driving through a Piece, l. 1012-1017) and lands where
+    :func:`can_land` allows; the Piece lands alone unless its
+    passenger could not stay behind without it, and with its passenger
+    where that one may come along (l. 196-200). ``twice``: some landing
+    comes more than once (the secondary government Piece's paths); the
+    first open path to it is kept, the Move is the same."""
+    landed: set[tuple[int, bool]] = set()
+    for t in tries:
+        if not all(kn.empty(ps.slot) for ps in t.passing):
+            continue
+        for carry in (False, True):
+            if carry:
+                if passenger is None or not _carry_allowed(game, passenger, t.dest % 3, False):
+                    continue
+                movers = [p, passenger]
+            else:
+                if passenger is not None and _stranded(passenger):
+                    continue
+                movers = [p]
+            if (twice and (t.dest, carry) in landed) or not kn.land(t.dest, movers, t.kind):
+                continue
+            landed.add((t.dest, carry))
+            out.append(Candidate(p.id, t.path, t.kind, passenger.id if carry and passenger else None))
+
+
 def _noting(kn: Knowledge) -> tuple[Any, Any]:
     """Where the questions asked inline are noted: a ``_Reading``'s Squares
     read and question log, as its own methods note them; nowhere for a
@@ -319,8 +400,8 @@ def _noting(kn: Knowledge) -> tuple[Any, Any]:
 
 
 def _try_of(dest: int, passing: tuple[int, ...], kind: int) -> Try:
-    return (dest, tuple([(s, s // 3, s * 16 + _EMPTY * 4) for s in passing]), kind, passing + (dest,), dest // 3,
-            dest * 16 + kind * 4)
+    return Try(dest, tuple([Passing(s, s // 3, empty_code(s)) for s in passing]), kind, passing + (dest,), dest // 3,
+               land_code(dest, kind))
 
 
 @cache
@@ -409,6 +490,9 @@ def _pawn_steps(movement: str, pawn_movement: str, color: str, sq: int, moved: b
 
 
 def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
+    """:func:`_chopper_by_rule` with ``empty`` and ``can_land`` for the lone
+    Chopper asked inline (a fast path), noted in a ``_Reading`` as its own
+    methods note them, and the routes' air places from a memoized table."""
     board = game.board
     hidden = kn.hidden
     note, log = _noting(kn)
@@ -435,7 +519,7 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
                 note(s // 3)
                 ids = board[s]
                 free = not ids or hidden.issuperset(ids)
-                log(s * 16 + _EMPTY * 4 + free)
+                log(s << SLOT_SHIFT | EMPTY_CODE | free)
                 if not free:
                     break
             else:
@@ -460,12 +544,52 @@ def _chopper(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
                 base = dest - dest % 3
                 ok = not (board[dest] or len(board[base]) == 2 or len(board[base + 1]) == 2
                           or len(board[base + 2]) == 2) or can_land(kn, dest, alone, COMBAT)
-                log(dest * 16 + COMBAT * 4 + ok)
+                log(land_code(dest, COMBAT) + ok)
                 if ok:
                     out.append(_new(Candidate, (pid, path, COMBAT, None, (), open_routes, False)))
             if passenger is not None and _carry_allowed(game, passenger, dest % 3, True):
                 if kn.land(dest, [p, passenger], COMBAT):
                     out.append(_new(Candidate, (pid, path, COMBAT, passenger.id, (), open_routes, False)))
+
+
+def _chopper_by_rule(game: Game, p: Piece, kn: Knowledge, out: list[Candidate]) -> None:
+    """Add a Chopper's Moves to ``out`` (l. 1008-1048): from the
+    ground it first rises to its own air place, which must be seen empty;
+    it flies at air level along one of its routes (``chopper_routes``),
+    every air place of the route seen empty, to the air place of its
+    destination Square, or on down to that Square's ground when the air
+    place is seen empty too; a Chopper already aloft comes down to the
+    ground there. Each landing as :func:`can_land` allows (combat
+    movement), alone unless its passenger could not stay behind, and with
+    its passenger where that one may come along (l. 196-200). A Move's path
+    follows its first open route; it keeps every open route for the
+    notation."""
+    sq = p.sq
+    start: tuple[int, ...] = ()
+    if p.level == GROUND:
+        if not kn.empty(sq * 3 + AIR):
+            return
+        start = (sq * 3 + AIR,)
+    passenger = _passenger(game, p)
+    for dest_sq, routes in chopper_routes(game.options["movement"], p.hand or "right", p.color, sq):
+        open_routes = tuple(r for r in routes if all(kn.empty(s * 3 + AIR) for s in r))
+        if not open_routes:
+            continue
+        flight = start + tuple(s * 3 + AIR for s in open_routes[0])
+        dest_air = dest_sq * 3 + AIR
+        if p.level == AIR:
+            landings = [(dest_sq * 3 + GROUND, (dest_air,))]
+        else:
+            landings = [(dest_air, ())]
+            if kn.empty(dest_air):
+                landings.append((dest_sq * 3 + GROUND, (dest_air,)))
+        for dest, over in landings:
+            path = flight + over + (dest,)
+            if (passenger is None or not _stranded(passenger)) and kn.land(dest, [p], COMBAT):
+                out.append(Candidate(p.id, path, COMBAT, routes=open_routes))
+            if (passenger is not None and _carry_allowed(game, passenger, dest % 3, True)
+                    and kn.land(dest, [p, passenger], COMBAT)):
+                out.append(Candidate(p.id, path, COMBAT, carry=passenger.id, routes=open_routes))
 
 
 @cache
@@ -478,8 +602,9 @@ def _chopper_air(movement: str, hand: str, color: str, sq: int
 
 
 def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
-    """Dozing: the Dozer, the friendly Piece sharing its ground, and up to four
-    Pieces on neighbouring ground Squares move one Square in one direction."""
+    """:func:`_dozings_by_rule` (a fast path): each direction worked out once
+    for all the groups (which of them it bars, which must push which), the
+    combinations of groups memoized by the local layout."""
     sq = dozer.sq
     here = [game.pieces[i] for i in game.board[_slot(sq, GROUND)] if i != dozer.id]
     coincident = [q for q in here if q.color == dozer.color]
@@ -538,6 +663,52 @@ def _dozings(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
     # the keyword call (a Dozer has many dozings).
     new = tuple.__new__
     return [new(Candidate, (pid, path, PEACEFUL, None, doze, (), True)) for path, doze in found]
+
+
+def _dozings_by_rule(game: Game, dozer: Piece, kn: Knowledge) -> list[Candidate]:
+    """A Dozer's dozings (l. 201-205): the Dozer, the friendly Piece sharing
+    its ground (there must be one) and any of the groups of Pieces its side
+    sees on the neighbouring ground Squares (enemies too with
+    ``doze_enemies``), four Pieces at most, move one Square in one
+    direction, where every Square they move onto is on the board and seen
+    empty (or is left by one of them) and is not barred by a mixed pair
+    (l. 1914-1917). By number of groups, then groups in order, then
+    direction."""
+    sq = dozer.sq
+    here = [game.pieces[i] for i in game.board[sq * 3 + GROUND] if i != dozer.id]
+    if not [q for q in here if q.color == dozer.color]:
+        return []
+    groups = []
+    for n in neighbours(sq):
+        known = kn.known(n * 3 + GROUND)
+        if not known or (not game.options["doze_enemies"] and any(q.color != dozer.color for q in known)):
+            continue
+        groups.append((n, len(known)))
+    out = []
+    row0, col0 = divmod(sq, SIZE)
+    for size in range(0, 5):
+        for combo in combinations(groups, size):
+            if sum(c for _, c in combo) > 4:
+                continue
+            squares = (sq,) + tuple(s for s, _ in combo)
+            moving = set(squares)
+            for dr, dc in _DIRECTIONS:
+                ok = True
+                for s in squares:
+                    r, c = divmod(s, SIZE)
+                    r, c = r + dr, c + dc
+                    if not (0 <= r < SIZE and 0 <= c < SIZE):
+                        ok = False
+                        break
+                    d = r * SIZE + c
+                    if d not in moving and (not kn.empty(d * 3 + GROUND) or mixed_square(kn, d)):
+                        ok = False
+                        break
+                if ok:
+                    dest = (row0 + dr) * SIZE + (col0 + dc)
+                    out.append(Candidate(dozer.id, (dest * 3 + GROUND,), PEACEFUL,
+                                         doze=tuple(sorted(s for s, _ in combo)), dozing=True))
+    return out
 
 
 #: Dozings by local layout (see _dozing_moves): a pure function of its key.
@@ -621,10 +792,31 @@ def _weighed(allowed: tuple[int, ...], weights: tuple[int, ...]) -> tuple[tuple[
 _WEIGHED: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[tuple[int, ...], int], ...]] = {}
 
 
-#: Whether :func:`all_candidates` reuses a Piece's Moves from an earlier state
-#: while nothing they were worked out from has changed. Off, every Move is
-#: worked out afresh: the plain path the differential test compares with.
-CACHE_MOVES = True
+# --- the Move cache ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class MoveEntry:
+    """A Piece's entry in the Move cache (``Derived.moves``, one
+    ``state.MoveCache`` per side): its Moves and what they were worked out
+    from. Kept small (a game holds an entry per Piece)."""
+
+    #: The Piece the Moves were worked out for (the same as far as Moves go
+    #: as long as the entry is used: ``same_moves``).
+    piece: Piece
+    #: Its candidate Moves.
+    moves: list[Candidate]
+    #: Every Square the movement rules read, as bytes (each below 100; only
+    #: ever tested for meeting the touched ones, so in no order).
+    reads: bytes
+    #: The codes of the ``empty`` and ``land`` questions asked, with their
+    #: answers (see ``SLOT_SHIFT``).
+    codes: array
+    #: The other questions: (Square, question, answer), ``(slot,)`` for
+    #: ``known`` and ``(None, sq)`` for ``mixed``.
+    extra: tuple[tuple[int, Any, Any], ...]
+    #: The other Pieces of its own place (its passenger, a Dozer's companion).
+    own: tuple[Piece, ...]
 
 
 class _Reading(Knowledge):
@@ -640,8 +832,9 @@ class _Reading(Knowledge):
     (``known`` serves only a Dozer's dozings, which look at the colours of
     what is seen; ``can_land`` and ``mixed_square`` read the board directly,
     so their own reads are not noted twice). ``empty`` and ``land``, nearly
-    all of them, are kept as small numbers (see ``_EMPTY``): a game keeps
-    many entries; ``_try_all`` and ``_chopper`` note most of them inline.
+    all of them, are kept as question codes (see ``SLOT_SHIFT``): a game
+    keeps many entries; ``_try_all`` and ``_chopper`` note most of them
+    inline.
     """
 
     __slots__ = ("reads", "log", "extra")
@@ -675,33 +868,26 @@ class _Reading(Knowledge):
         self.reads.add(slot // 3)
         ids = self.game.board[slot]
         if not ids:
-            self.log.append(slot * 16 + _EMPTY * 4 + 1)
+            self.log.append(slot << SLOT_SHIFT | EMPTY_CODE | ANSWER)
             return True
         hidden = self.hidden
         found = all(i in hidden for i in ids)
-        self.log.append(slot * 16 + _EMPTY * 4 + found)
+        self.log.append(slot << SLOT_SHIFT | EMPTY_CODE | found)
         return found
 
     def land(self, slot: int, movers: list[Piece], kind: int) -> bool:
         self.reads.add(slot // 3)
         found = can_land(self, slot, movers, kind)
-        self.log.append(slot * 16 + kind * 4 + (2 if len(movers) > 1 else 0) + found)
+        # (land_code, inline.)
+        self.log.append(slot << SLOT_SHIFT | kind << KIND_SHIFT | (CARRY if len(movers) > 1 else 0) | found)
         return found
 
 
-#: A question of ``empty`` or ``land`` and its answer are kept as one number
-#: (below 4,800): slot * 16 + kind * 4 + 2 * carry + answer, where kind is
-#: the Move kind of a ``land`` question (0 to 2) or _EMPTY, and carry whether
-#: the movers were the Piece and its passenger.
-_EMPTY = 3
-
-
-def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]) -> bool:
-    """Whether every question an entry ``e`` (see :func:`_move_source`) asked
-    about a touched Square gets the answer it got when the entry was made.
-    ``p`` is the Piece now, the same as far as Moves go; its own place is
-    checked first, so its passenger is the one the questions were asked with."""
-    _, _, _, codes, extra, own = e
+def _same_answers(kn: Knowledge, p: Piece, e: MoveEntry, touched: set[int]) -> bool:
+    """Whether every question an entry ``e`` asked about a touched Square
+    gets the answer it got when the entry was made. ``p`` is the Piece now,
+    the same as far as Moves go; its own place is checked first, so its
+    passenger is the one the questions were asked with."""
     game = kn.game
     here = (p.row - 1) * SIZE + p.col - 1
     if here in touched:
@@ -709,6 +895,7 @@ def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]
         # Dozer's companion): the same ones, the same as far as Moves go.
         pid = p.id
         others = [i for i in game.board[here * 3 + p.level] if i != pid]
+        own = e.own
         if len(others) != len(own):
             return False
         pieces = game.pieces
@@ -717,17 +904,16 @@ def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]
             if i != q.id or (now is not q and not same_moves(now, q)):
                 return False
     pair: list[Piece] | None = None
-    for code in codes:
-        # The question's Square is its slot (code >> 4) // 3: code // 48.
-        if code // 48 not in touched:
+    for code in e.codes:
+        if code // SQUARE_DIVISOR not in touched:
             continue
-        slot = code >> 4
-        kind = code >> 2 & 3
-        if kind == _EMPTY:
-            if kn.empty(slot) != code & 1:
+        slot = code >> SLOT_SHIFT
+        kind = code >> KIND_SHIFT & KIND_MASK
+        if kind == EMPTY:
+            if kn.empty(slot) != code & ANSWER:
                 return False
             continue
-        if code & 2:
+        if code & CARRY:
             if pair is None:
                 passenger = _passenger(game, p)
                 if passenger is None:
@@ -736,9 +922,9 @@ def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]
             movers = pair
         else:
             movers = [p]
-        if can_land(kn, slot, movers, kind) != code & 1:
+        if can_land(kn, slot, movers, kind) != code & ANSWER:
             return False
-    for sq, question, answer in extra:
+    for sq, question, answer in e.extra:
         if sq in touched:
             if len(question) == 1:
                 if tuple([q.color for q in kn.known(question[0])]) != answer:
@@ -748,80 +934,76 @@ def _same_answers(kn: Knowledge, p: Piece, e: tuple[Any, ...], touched: set[int]
     return True
 
 
-def _reusable(game: Game, color: str, hidden: frozenset[int]) -> tuple[dict[int, Any] | None, set[int]]:
+def _reusable(game: Game, color: str, hidden: frozenset[int]) -> tuple[dict[int, MoveEntry] | None, set[int]]:
     """The Move cache entries of ``color`` on ``game`` and the Squares
     touched since they were made (see :func:`_move_source`)."""
-    caches = game.mcache
+    caches = game.derived.moves
     base = caches.get(color) if caches is not None else None
     touched: set[int] = set()
-    if base is None or base[4] is not game.options:
+    if base is None or base.options is not game.options:
         return None, touched
-    old, old_hidden, ts, idx, _ = base
-    touched.update(ts)
-    touched.update(game.touched[idx:])
+    touched.update(base.touched)
+    touched.update(game.derived.touched[base.since:])
+    old_hidden = base.hidden
     if old_hidden is not hidden and old_hidden != hidden:
         pieces = game.pieces
         for pid in old_hidden ^ hidden:
             q = pieces.get(pid)
             if q is not None:
                 touched.add((q.row - 1) * SIZE + q.col - 1)
-    return old, touched
+    return base.entries, touched
 
 
 def _move_source(game: Game, color: str, hidden: frozenset[int]
-                 ) -> tuple[Any, Any, dict[int, Any], dict[int, Any] | None, set[int]]:
+                 ) -> tuple[Any, Any, dict[int, MoveEntry], dict[int, MoveEntry] | None, set[int]]:
     """A function giving a Piece's candidate Moves, reusing the entries of
-    ``game.mcache`` that are still good, one giving them for a Piece whose
+    the Move cache that are still good, one giving them for a Piece whose
     entry (or None) read a touched Square or holds another Piece, and the
     entries they made or kept.
 
-    An entry is (Piece, Moves, Squares read, question codes, other questions,
-    the other Pieces of its own place). It is still
-    good when the Piece is the same as far as Moves go (``moves_key``) and
-    none of the Squares it read was touched since (the board primitives note
-    every Square they change, see ``Game.touched``), counting the Squares of
-    the Pieces whose visibility to ``color`` changed; or when some were, but
-    every question its log asked of them answers as before (wave 4: about
-    half of the Pieces whose Squares were touched keep their Moves so).
+    An entry (:class:`MoveEntry`) is still good when the Piece is the same
+    as far as Moves go (``moves_key``) and none of the Squares it read was
+    touched since (the board primitives note every Square they change, see
+    ``Derived.touched``), counting the Squares of the Pieces whose
+    visibility to ``color`` changed; or when some were, but every question
+    its log asked of them answers as before (about half of the Pieces whose
+    Squares were touched keep their Moves so).
     """
     old, touched = _reusable(game, color, hidden)
-    made: dict[int, Any] = {}
+    made: dict[int, MoveEntry] = {}
     isdisjoint = touched.isdisjoint
     plain: list[Knowledge] = []
 
-    def renew(p: Piece, e: tuple[Any, ...] | None) -> list[Candidate]:
-        if e is not None and (e[0] is p or same_moves(e[0], p)) and _same_answers(
+    def renew(p: Piece, e: MoveEntry | None) -> list[Candidate]:
+        if e is not None and (e.piece is p or same_moves(e.piece, p)) and _same_answers(
                 plain[0] if plain else _first(plain, game, color, hidden), p, e, touched):
             # A Square it read was touched, but every question asked of the
             # touched Squares gets the same answer (its own place, read
             # directly, counts as one): the Moves still hold.
-            made[p.id] = e if e[0] is p else (p, *e[1:])
-            return e[1]
+            made[p.id] = e if e.piece is p else MoveEntry(p, e.moves, e.reads, e.codes, e.extra, e.own)
+            return e.moves
         pid = p.id
         own = (p.row - 1) * SIZE + p.col - 1
         kn = _Reading(game, color, hidden, own)
         cands = piece_candidates(game, p, kn)
-        # Kept small (a game holds an entry per Piece): the Squares read as
-        # bytes (each below 100; only ever tested for meeting the touched
-        # ones, so in no order), the question codes as an array. Mostly a
-        # Piece is alone in its place: no comprehension to run.
+        # Mostly a Piece is alone in its place: no comprehension to run.
         ids = game.board[own * 3 + p.level]
         if len(ids) == 1 and ids[0] == pid:
             others: tuple[Piece, ...] = ()
         else:
             pieces = game.pieces
             others = tuple([pieces[i] for i in ids if i != pid])
-        made[pid] = (p, cands, bytes(kn.reads), array("H", kn.log), tuple(kn.extra), others)
+        made[pid] = MoveEntry(p, cands, bytes(kn.reads), array("H", kn.log), tuple(kn.extra), others)
         return cands
 
     def moves_of(p: Piece) -> list[Candidate]:
         e = made.get(p.id)
-        if e is not None and e[0] is p:
-            return e[1]
+        if e is not None and e.piece is p:
+            return e.moves
         e = old.get(p.id) if old is not None else None
-        if e is not None and (not touched or isdisjoint(e[2])) and (e[0] is p or same_moves(e[0], p)):
-            made[p.id] = e if e[0] is p else (p, *e[1:])
-            return e[1]
+        if e is not None and (not touched or isdisjoint(e.reads)) and (e.piece is p or same_moves(e.piece, p)):
+            made[p.id] = e if e.piece is p else MoveEntry(p, e.moves, e.reads, e.codes, e.extra, e.own)
+            return e.moves
         return renew(p, e)
 
     return moves_of, renew, made, old, touched
@@ -836,20 +1018,23 @@ def _first(plain: list[Knowledge], game: Game, color: str, hidden: frozenset[int
 def all_candidates(
     game: Game, color: str, hidden: frozenset[int], only: list[Piece] | None = None, shared: bool = False
 ) -> dict[int, list[Candidate]]:
-    """Candidate Moves by piece id for ``color`` (or just the Pieces ``only``).
+    """Candidate Moves by piece id for ``color`` (or just the Pieces ``only``):
+    :func:`piece_candidates` of each, reusing (a fast path, the Move cache)
+    a Piece's Moves from an earlier state while nothing they were worked out
+    from has changed (``fastpaths.CACHE_MOVES``).
 
     Each list is the caller's own, unless ``shared``: then it may be the Move
     cache's entry itself, for a caller that only reads it (the listing; a
     copy per Piece per listing saved).
 
-    A Chopper that went up must come down on its side's next Turn: while the
-    side has an airborne Chopper that can land, only such Choppers may Move
-    (docs/rulings.md, "Chopper must land").
+    A Chopper that went up must come down on its side's next Turn (l. 383):
+    while the side has an airborne Chopper that can land, only such
+    Choppers may Move (docs/rulings.md, "Chopper must land").
     """
-    made: dict[int, Any] | None = None
-    old: dict[int, Any] | None = None
+    made: dict[int, MoveEntry] | None = None
+    old: dict[int, MoveEntry] | None = None
     touched: set[int] = set()
-    if CACHE_MOVES:
+    if fastpaths.FAST_PATHS and fastpaths.CACHE_MOVES:
         moves_of, renew, made, old, touched = _move_source(game, color, hidden)
     else:
         kn = Knowledge(game, color, hidden)
@@ -857,7 +1042,7 @@ def all_candidates(
         def moves_of(p: Piece) -> list[Candidate]:
             return piece_candidates(game, p, kn)
 
-        def renew(p: Piece, e: tuple[Any, ...] | None) -> list[Candidate]:
+        def renew(p: Piece, e: MoveEntry | None) -> list[Candidate]:
             return piece_candidates(game, p, kn)
 
     result = {}
@@ -868,9 +1053,10 @@ def all_candidates(
             if cands:
                 result[p.id] = list(cands)
         # The side's airborne Choppers, among the Pieces away from the ground
-        # (Game.aloft; their order does not matter, only which can land).
+        # (Derived.aloft; their order does not matter, only which can land).
         pieces = game.pieces
-        airborne = [q for q in map(pieces.__getitem__, game.aloft)
+        aloft = game.derived.aloft if fastpaths.FAST_PATHS else [i for i, q in pieces.items() if q.level]
+        airborne = [q for q in map(pieces.__getitem__, aloft)
                     if q.color == color and q.type == "chopper" and q.level == AIR]
     elif old is not None and not touched:
         # Nothing touched since the entries were made (more than half the
@@ -882,12 +1068,13 @@ def all_candidates(
         # may be an older tuple, equal as far as Moves go) and the side's
         # Pieces need not be walked. An airborne Chopper is such an entry's.
         made = old
-        result = {pid: e[1] if shared else list(e[1]) for pid, e in old.items() if e[1]}
+        result = {pid: e.moves if shared else list(e.moves) for pid, e in old.items() if e.moves}
         # An airborne Chopper is among the Pieces away from the ground
-        # (Game.aloft, both sides: a few Pieces, not the side's entries).
-        for pid in game.aloft:
-            if pid in result and old[pid][0].level == AIR and old[pid][0].type == "chopper":
-                result = {i: c for i, c in result.items() if old[i][0].level == AIR and old[i][0].type == "chopper"}
+        # (Derived.aloft, both sides: a few Pieces, not the side's entries).
+        for pid in game.derived.aloft:
+            if pid in result and old[pid].piece.level == AIR and old[pid].piece.type == "chopper":
+                result = {i: c for i, c in result.items()
+                          if old[i].piece.level == AIR and old[i].piece.type == "chopper"}
                 break
     else:
         # moves_of, inlined for the whole side (this runs for every listing).
@@ -899,11 +1086,13 @@ def all_candidates(
             if p.color != color:
                 continue
             e = get(pid)
-            if e is not None and isdisjoint(e[2]) and (e[0] is p or same_moves(e[0], p)):
-                if e[0] is not p:
-                    e = (p, *e[1:])
+            if e is not None and isdisjoint(e.reads) and (e.piece is p or same_moves(e.piece, p)):
+                if e.piece is not p:
+                    # The entry for ``p``, a newer tuple of its Piece, the
+                    # same as far as Moves go.
+                    e = MoveEntry(p, e.moves, e.reads, e.codes, e.extra, e.own)
                 made[pid] = e
-                cands = e[1]
+                cands = e.moves
             else:
                 cands = renew(p, e)
             if cands:
@@ -917,9 +1106,10 @@ def all_candidates(
     if made is not None and only is None:
         # Every Piece of the side was worked out or checked: keep the entries
         # for the states that follow this one.
-        caches = dict(game.mcache) if game.mcache is not None else {}
-        caches[color] = (made, hidden, frozenset(), len(game.touched), game.options)
-        game.mcache = caches
+        d = game.derived
+        caches = dict(d.moves) if d.moves is not None else {}
+        caches[color] = MoveCache(made, hidden, frozenset(), len(d.touched), game.options)
+        d.moves = caches
     return result
 
 

@@ -240,7 +240,7 @@ def load_scenario(doc: dict[str, Any], history: Sequence[dict[str, Any]] | None 
     else:
         game.log = history  # type: ignore[assignment]  # read on demand (see above)
     game.turn_log = tuple(copy.deepcopy(doc.get("turn_log", [])))
-    game.hidden_cache = {}
+    game.seal()
     return game
 
 

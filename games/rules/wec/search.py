@@ -673,7 +673,7 @@ def _end(g: Game) -> Game:
     if not h.turn["moved"]:
         h = h.copy()
         h.turn["moved"] = True
-        h.hidden_cache = {}
+        h.seal()
     try:
         return apply(h, {"type": "end_turn"})
     except IllegalAction:

@@ -11,8 +11,10 @@ the Turn's bookkeeping of l. 57-59.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from . import fastpaths
 from .constants import COEXIST, INHERENT, PAWNS, PRIMARY, SECONDARY, SIZE
 from .document import dump_scenario
 
@@ -104,13 +106,14 @@ def _changed(p: Piece, changes: dict[str, Any]) -> Piece:
 def moves_key(p: Piece) -> tuple[Any, ...]:
     """Everything about a Piece that any Piece's Moves depend on (its
     Articles, cooldowns and the count of its stun do not): a change to
-    anything else leaves every Move as it was (see ``Game.touched``)."""
+    anything else leaves every Move as it was (see ``Derived.touched``)."""
     return (p.type, p.color, p.row, p.col, p.level, p.hand, p.moved, p.stun > 0, p.transport is None)
 
 
 def same_moves(a: Piece, b: Piece) -> bool:
-    """``moves_key(a) == moves_key(b)`` without building the two keys (the
-    Move cache asks this of every Piece whose tuple was replaced): type,
+    """A fast path: ``moves_key(a) == moves_key(b)`` (its plain rule)
+    without building the two keys (the Move cache asks this of every Piece
+    whose tuple was replaced, ``Derived.changed`` of every change): type,
     colour, row, column, level and hand (fields 1 to 6), ``moved`` (8),
     stunned or not (9), in Transport or not (11)."""
     return (a[1:7] == b[1:7] and a[8] == b[8] and (a[9] > 0) == (b[9] > 0)
@@ -126,18 +129,28 @@ SPECIAL_ARTICLES = frozenset(("stealth", "torpedo_launcher", "anti_stealth"))
 def is_special(p: Piece) -> bool:
     """Whether a Piece may matter to who sees what: it may hide (Stealth, or
     at sub level) or find a hidden Piece (a Torpedo Launcher or an
-    Anti-Stealth). Visibility looks at these Pieces only (Game.special)."""
+    Anti-Stealth). Visibility looks at these Pieces only (``Derived.special``)."""
     return p.level == 2 or p.type in SPECIAL_TYPES or (bool(p.articles) and not SPECIAL_ARTICLES.isdisjoint(p.articles))
 
 
-#: The fields of a Piece that visibility._hidden_from reads (``_sight_key``
-#: there, less the id), besides its place (which only ``place`` changes).
-_SIGHT_FIELDS = frozenset(("type", "color", "row", "col", "level", "articles"))
+@dataclass(slots=True)
+class MoveCache:
+    """One side's entries of the Move cache (``Derived.moves``, read by
+    :mod:`.moves`): each Piece's Moves as last worked out, by id, with what
+    they were worked out under. (Slotted classes, not named tuples, for the
+    caches' entries: the hot loops read their fields faster.)"""
 
-
-#: Game attributes that are derived data: not pickled, rebuilt on loading.
-_DERIVED = frozenset(("mcache", "lmemo", "touched", "finished", "pending", "special", "aloft", "prims", "census", "calm",
-                      "sight", "sides", "shared"))
+    #: Piece id -> its entry (``moves.MoveEntry``).
+    entries: dict[int, Any]
+    #: The side's hidden set the entries were made with.
+    hidden: frozenset[int]
+    #: Squares touched between the game the entries were made on and the
+    #: game holding them, besides those of ``Derived.touched[since:]``.
+    touched: frozenset[int]
+    #: Where in ``Derived.touched`` the touches not yet in ``touched`` begin.
+    since: int
+    #: The options the entries were made under.
+    options: dict[str, Any]
 
 
 def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
@@ -147,7 +160,7 @@ def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
     scenario document cannot say it), so the order the board lists them in,
     and with it the order of every record that walks a place, follows their
     ids: a reloaded game then writes the same history as the one it was
-    dumped from (issue 17, case 3).
+    dumped from.
     """
     if not ids or ids[-1] < pid:
         return ids + (pid,)
@@ -155,17 +168,212 @@ def _joined(ids: tuple[int, ...], pid: int) -> tuple[int, ...]:
 
 
 def _sides_with(sides: dict[str, tuple[int, ...]], color: str, pid: int) -> dict[str, tuple[int, ...]]:
-    """``Game.sides`` with ``pid`` added to ``color``'s ids (a new dict)."""
+    """``Derived.sides`` with ``pid`` added to ``color``'s ids (a new dict)."""
     out = dict(sides)
     out[color] = _joined(sides[color], pid)
     return out
 
 
 def _sides_without(sides: dict[str, tuple[int, ...]], color: str, pid: int) -> dict[str, tuple[int, ...]]:
-    """``Game.sides`` with ``pid`` taken from ``color``'s ids (a new dict)."""
+    """``Derived.sides`` with ``pid`` taken from ``color``'s ids (a new dict)."""
     out = dict(sides)
     out[color] = tuple(i for i in sides[color] if i != pid)
     return out
+
+
+_NO_SIDES: dict[str, tuple[int, ...]] = {"black": (), "white": ()}
+
+
+class Derived:
+    """Everything a :class:`Game` keeps besides the game itself: caches of
+    answers worked out from it and indexes of its Pieces. None of it is part
+    of the game (two games are equal when their scenario documents are, and
+    a pickle leaves it out but for ``hidden``); all of it can be rebuilt from
+    the Pieces (:meth:`rebuilt`).
+
+    Kept in step in one place: every change the board primitives make to a
+    Piece (added, removed, placed, updated) goes through :meth:`changed`.
+    ``Game.copy`` makes the copy's through :meth:`for_copy`, and pickling
+    through :meth:`rebuilt`.
+
+    The caches, each read by one fast path (see :mod:`.fastpaths`):
+
+    * ``hidden``: per colour, the enemy ids it cannot see (``visibility.
+      hidden_from``); None while the game is being built (an action's copy
+      until ``record`` has run), so nothing is kept from a half-made state;
+    * ``moves``: per colour, the Move cache (:class:`MoveCache`, ``moves.
+      all_candidates``);
+    * ``listings``: per colour, the listing memo (``actions.listing_memo``),
+      shared by every game copied from this one;
+    * ``touched``: the Squares whose contents changed, as far as Moves can
+      tell, on this object since it was copied (read with ``moves``);
+    * ``calm``: where in ``touched`` the aftermath of the last action left
+      this game settled (-1: not known): no passenger stranded, every
+      sighting holding, every reinforcement tracked; those can only have
+      lapsed where a Square was touched since;
+    * ``sight``: how many times the primitives changed, on this object since
+      it was copied, something a hidden set reads of the Pieces (a Piece
+      that may hide or find hidden ones added, removed, or given another
+      type, colour, place or Articles; any Piece's colour, since a lock-on
+      reads its watcher's): while it is 0 the copy hides what the original
+      hid but for sightings and lock-ons (``visibility.same_sight``);
+    * ``census``: a count of Pieces added, removed or turned to the other
+      side (``visibility.update_markers``, ``record.settle_since``).
+
+    The indexes: ``special``, the ids of the Pieces that may hide or find
+    hidden ones (:func:`is_special`); ``aloft``, of the Pieces away from the
+    ground; ``prims``, of the primary government Pieces; ``sides``, per
+    colour its Pieces' ids in id order (a new tuple and dict on each change).
+
+    ``shared`` says whether the game's ``board`` (bit 1) and ``ground`` (bit
+    2) may be shared with another game (copy-on-write: about half of all
+    actions change neither): a write goes through ``Game.own_board`` or
+    ``Game.set_ground``, which copy first.
+    """
+
+    __slots__ = ("hidden", "moves", "listings", "touched", "calm", "sight", "census", "special", "aloft", "prims",
+                 "sides", "shared")
+
+    def __init__(self) -> None:
+        self.hidden: dict[str, frozenset[int]] | None = None
+        self.moves: dict[str, MoveCache] | None = None
+        self.listings: dict[str, dict[Any, Any]] | None = None
+        self.touched: list[int] = []
+        self.calm = -1
+        self.sight = 0
+        self.census = 0
+        self.special: frozenset[int] = frozenset()
+        self.aloft: frozenset[int] = frozenset()
+        self.prims: tuple[int, ...] = ()
+        self.sides: dict[str, tuple[int, ...]] = _NO_SIDES
+        self.shared = 0
+
+    @classmethod
+    def rebuilt(cls, pieces: dict[int, Piece], hidden: dict[str, frozenset[int]] | None = None) -> Derived:
+        """The indexes of ``pieces`` worked out afresh, every cache empty but
+        ``hidden`` (a loaded pickle's)."""
+        d = cls()
+        d.hidden = hidden
+        d.special = frozenset(p.id for p in pieces.values() if is_special(p))
+        d.aloft = frozenset(p.id for p in pieces.values() if p.level)
+        d.prims = tuple(p.id for p in pieces.values() if p.type in PRIMARY)
+        d.sides = {c: tuple(sorted(i for i, p in pieces.items() if p.color == c)) for c in ("black", "white")}
+        return d
+
+    def for_copy(self) -> Derived:
+        """The copy's: the indexes shared (each is replaced, never changed),
+        the hidden sets not yet known, the Move cache carried over with the
+        Squares this object touched, nothing touched yet, and ``board`` and
+        ``ground`` shared until one of the two games writes (this object is
+        marked too)."""
+        d = Derived.__new__(Derived)
+        d.hidden = None
+        mc = self.moves
+        touched = self.touched
+        if mc is not None:
+            # Where nothing was touched and every ``since`` is 0 already (an
+            # action that touched nothing, about half of them) the entries
+            # would come out the same: the dict is shared (replaced, never
+            # changed).
+            for v in mc.values():
+                if touched or v.since:
+                    mc = {c: MoveCache(v.entries, v.hidden,
+                                       v.touched.union(touched[v.since:]) if len(touched) > v.since else v.touched,
+                                       0, v.options)
+                          for c, v in mc.items()}
+                    break
+        d.moves = mc
+        d.listings = self.listings
+        d.touched = []
+        # Settled with nothing changed since: the copy starts settled too (its
+        # ``touched`` starts empty); changed since, it is not known.
+        calm = self.calm
+        d.calm = 0 if calm >= 0 and calm == len(touched) else -1
+        d.sight = 0
+        d.census = self.census
+        d.special = self.special
+        d.aloft = self.aloft
+        d.prims = self.prims
+        d.sides = self.sides
+        d.shared = self.shared = 3
+        return d
+
+    def changed(self, old: Piece | None, new: Piece | None) -> None:
+        """Keep every index and counter in step with one change of a Piece:
+        ``old`` became ``new`` (``old`` None: added; ``new`` None: removed).
+        The board primitives call this for every change they make."""
+        if old is None:
+            assert new is not None
+            pid = new[0]
+            self.touched.append((new[3] - 1) * SIZE + new[4] - 1)
+            if is_special(new):
+                self.special = self.special | {pid}
+            if new[5]:
+                self.aloft = self.aloft | {pid}
+            if new[1] in PRIMARY:
+                self.prims = self.prims + (pid,)
+            self.census += 1
+            self.sight += 1
+            self.sides = _sides_with(self.sides, new[2], pid)
+            return
+        pid = old[0]
+        if new is None:
+            self.touched.append((old[3] - 1) * SIZE + old[4] - 1)
+            if pid in self.special:
+                self.special = self.special - {pid}
+            if pid in self.aloft:
+                self.aloft = self.aloft - {pid}
+            if pid in self.prims:
+                self.prims = tuple([i for i in self.prims if i != pid])
+            self.census += 1
+            self.sight += 1
+            self.sides = _sides_without(self.sides, old[2], pid)
+            return
+        # (Fields by index: id, type, colour, row, column, level, hand,
+        # Articles; see Piece.)
+        if old[3:6] != new[3:6]:
+            # Placed elsewhere: both Squares change what Moves see.
+            self.touched.append((old[3] - 1) * SIZE + old[4] - 1)
+            self.touched.append((new[3] - 1) * SIZE + new[4] - 1)
+        elif not same_moves(new, old):
+            self.touched.append((new[3] - 1) * SIZE + new[4] - 1)
+        recolored = old[2] != new[2]
+        if recolored:
+            self.census += 1
+            self.sides = _sides_with(_sides_without(self.sides, old[2], pid), new[2], pid)
+        special = self.special
+        was = pid in special
+        if old[1] != new[1] or old[5] != new[5] or old[7] != new[7]:
+            if is_special(new) != was:
+                special = self.special = special ^ {pid}
+            if old[1] != new[1] and (old[1] in PRIMARY) != (new[1] in PRIMARY):
+                self.prims = self.prims + (pid,) if new[1] in PRIMARY else tuple(
+                    [i for i in self.prims if i != pid])
+        # What a hidden set reads of a Piece (visibility.sight_key): its
+        # type, colour, place and Articles.
+        if recolored or ((was or pid in special) and (old[1:6] != new[1:6] or old[7] != new[7])):
+            self.sight += 1
+        if (new[5] != 0) != (pid in self.aloft):
+            self.aloft = self.aloft ^ {pid}
+
+    def settled(self) -> None:
+        """Note that the game is settled as it stands (see ``calm``)."""
+        self.calm = len(self.touched)
+
+    def unsettled(self) -> None:
+        """Note that whether the game is settled is not known (see ``calm``)."""
+        self.calm = -1
+
+    def touched_since_settled(self) -> list[int] | None:
+        """The Squares touched since the game was last settled (see
+        ``calm``); None when that is not known."""
+        calm = self.calm
+        return None if calm < 0 else self.touched[calm:]
+
+
+
+#: Builds a named tuple from a full tuple of its fields (no keyword handling).
+_new = tuple.__new__
 
 
 #: The lists of the Turn dict that actions change in place (append to, or
@@ -179,10 +387,17 @@ def empty_turn() -> dict[str, Any]:
             "actors": [], "sequence": [], "hits": []}
 
 
+#: What a pickle of a Game holds, in this order (and the log, as its records).
+_PICKLED = ("options", "pieces", "board", "ground", "to_move", "turn_number", "turn", "projectiles", "reinforcements",
+            "locks", "revealed", "markers", "start", "hidden_cache", "result", "next_id", "turn_log")
+
+
 class Game:
     """A Wec game position with everything needed to continue it.
 
-    Attributes are internal: use the facade in ``games.rules.wec``.
+    Attributes are internal: use the facade in ``games.rules.wec``. What is
+    worked out from the position (caches, indexes) is kept apart in
+    ``derived`` (:class:`Derived`).
     """
 
     __slots__ = (
@@ -199,23 +414,12 @@ class Game:
         "revealed",
         "markers",
         "start",
-        "hidden_cache",
         "result",
         "next_id",
         "finished",
         "pending",
         "turn_log",
-        "mcache",
-        "lmemo",
-        "touched",
-        "special",
-        "aloft",
-        "prims",
-        "census",
-        "calm",
-        "sight",
-        "sides",
-        "shared",
+        "derived",
     )
 
     def __init__(self, options: dict[str, Any]) -> None:
@@ -244,9 +448,6 @@ class Game:
         # The scenario document the history starts from (for Undo); shared,
         # never changed.
         self.start: dict[str, Any] | None = None
-        # Per colour, the enemy ids it cannot see; a dict only once the game
-        # is finished being built (see visibility.hidden_from).
-        self.hidden_cache: dict[str, frozenset[int]] | None = None
         self.result: dict[str, Any] | None = None
         self.next_id = 1
         # Finished Turns (read them as ``log``): each its record dict, or a
@@ -259,63 +460,17 @@ class Game:
         self.pending: tuple[Any, ...] = ()
         # The Turn in progress, same shape.
         self.turn_log: tuple[dict[str, Any], ...] = ()
-        # Per colour, the Moves of each Piece as last worked out, for
-        # moves.all_candidates to reuse while nothing they read has changed:
-        # colour -> (entries, hidden set, Squares touched since, index into
-        # ``touched``, options). Not part of the game (not compared, not pickled).
-        self.mcache: dict[str, tuple[Any, ...]] | None = None
-        # Per colour, the action dicts its listings built, for later listings
-        # to hand out again (see actions.listing_memo); shared by every game
-        # copied from this one (each entry says what it was built for).
-        self.lmemo: dict[str, dict[Any, Any]] | None = None
-        # The Squares whose contents the board primitives changed on this
-        # object since it was copied, as far as Moves can tell (moves_key;
-        # read with ``mcache``).
-        self.touched: list[int] = []
-        # Indexes the board primitives keep (derived data, like the Move
-        # cache): the ids of the Pieces that may hide or find hidden ones
-        # (visibility.hidden_from reads only these), the ids of the primary
-        # government Pieces, and a count of Pieces added, removed or turned
-        # to the other side (visibility.update_markers).
-        self.special: frozenset[int] = frozenset()
-        # The ids of the Pieces away from the ground (effects.settle_stranded).
-        self.aloft: frozenset[int] = frozenset()
-        self.prims: tuple[int, ...] = ()
-        self.census = 0
-        # Where in ``touched`` the aftermath of the last action left this
-        # game settled (-1: not known): no passenger stranded, every
-        # sighting holding, every reinforcement tracked (see
-        # effects.settle_stranded). Those can only have lapsed where a Square
-        # was touched since, so the next action's aftermath looks only there.
-        self.calm = -1
-        # How many times the board primitives changed, on this object since
-        # it was copied, something visibility._hidden_from reads of the
-        # Pieces: a special Piece (Game.special) added, removed, placed or
-        # given another type, colour, level or Articles, or any Piece's
-        # colour (a lock-on reads its watcher's). While it is 0 the copy
-        # hides what the original hid but for sightings and lock-ons
-        # (visibility.same_sight).
-        self.sight = 0
-        # Per colour, the ids of its Pieces in id order (a new tuple, and a
-        # new dict, whenever a Piece is added, removed or converted): the
-        # listing walks its side's Pieces without sorting them each time.
-        self.sides: dict[str, tuple[int, ...]] = {"black": (), "white": ()}
-        # Whether ``board`` (bit 1) and ``ground`` (bit 2) may be shared with
-        # another game (copy-on-write: about half of all actions change
-        # neither, and a copy no longer copies their 400 entries): a write
-        # goes through ``own_board`` or ``set_ground``, which copy first.
-        self.shared = 0
+        self.derived = Derived()
 
     # -- copying ---------------------------------------------------------------
     def copy(self) -> Game:
+        """A copy to change (an action's): see ``Derived.for_copy`` for what
+        it shares with this game until one of the two writes."""
         g = Game.__new__(Game)
         g.options = self.options
         g.pieces = dict(self.pieces)
-        # Shared until one of the two writes (either may: the one copied from
-        # is marked too).
         g.board = self.board
         g.ground = self.ground
-        g.shared = self.shared = 3
         g.to_move = self.to_move
         g.turn_number = self.turn_number
         # The Turn's lists that actions add to in place get their own copy;
@@ -332,41 +487,18 @@ class Game:
         g.revealed = self.revealed
         g.markers = self.markers
         g.start = self.start
-        g.hidden_cache = None
         g.result = self.result
         g.next_id = self.next_id
         g.finished = self.finished
         g.pending = self.pending
         g.turn_log = self.turn_log
-        mc = self.mcache
-        if mc is not None:
-            # The copy inherits the Move cache with every Square this object
-            # changed since each colour's entries were made. Where that is
-            # none and every index is 0 already (an action that touched
-            # nothing, about half of them) the entries would come out the
-            # same: the dict is shared (it is replaced, never changed).
-            touched = self.touched
-            for v in mc.values():
-                if touched or v[3]:
-                    mc = {
-                        c: (e, h, ts.union(touched[i:]) if len(touched) > i else ts, 0, o)
-                        for c, (e, h, ts, i, o) in mc.items()
-                    }
-                    break
-        g.mcache = mc
-        g.lmemo = self.lmemo
-        g.touched = []
-        g.special = self.special
-        g.aloft = self.aloft
-        g.prims = self.prims
-        g.census = self.census
-        # Settled with nothing changed since: the copy starts settled too
-        # (its ``touched`` starts empty); changed since, it is not known.
-        calm = self.calm
-        g.calm = 0 if calm >= 0 and calm == len(self.touched) else -1
-        g.sight = 0
-        g.sides = self.sides
+        g.derived = self.derived.for_copy()
         return g
+
+    def seal(self) -> None:
+        """This game is finished being built and will not change again: what
+        is worked out from it may be kept on it (``Derived.hidden``)."""
+        self.derived.hidden = {}
 
     # -- the finished Turns ------------------------------------------------------
     @property
@@ -391,28 +523,21 @@ class Game:
         self.pending = ()
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
-        # The Move cache is derived data: left out of pickles; the log is
-        # pickled as its records (what pickles always held).
-        state = {k: getattr(self, k) for k in Game.__slots__ if k not in _DERIVED}
+        # The game and its hidden sets (what pickles always held); the log as
+        # its records. The rest of ``derived`` is rebuilt on loading.
+        state = {k: self.derived.hidden if k == "hidden_cache" else getattr(self, k) for k in _PICKLED}
         state["log"] = self.log
         return None, state
 
     def __setstate__(self, state: tuple[Any, dict[str, Any]]) -> None:
-        for k, v in state[1].items():
+        values = dict(state[1])
+        hidden = values.pop("hidden_cache", None)
+        for k, v in values.items():
             setattr(self, k, v)
-        self.mcache = None
-        self.lmemo = None
-        self.touched = []
-        self.special = frozenset(p.id for p in self.pieces.values() if is_special(p))
-        self.aloft = frozenset(p.id for p in self.pieces.values() if p.level)
-        self.prims = tuple(p.id for p in self.pieces.values() if p.type in PRIMARY)
-        self.census = 0
-        self.calm = -1
-        self.sight = 0
-        self.sides = {c: tuple(sorted(i for i, p in self.pieces.items() if p.color == c)) for c in ("black", "white")}
-        self.shared = 0
+        self.derived = Derived.rebuilt(self.pieces, hidden)
 
     # -- board primitives (mutate; only call on a fresh copy) -------------------
+    # Each changes ``pieces`` and ``board`` and tells ``derived`` (Derived.changed).
     def add(self, piece: Piece) -> Piece:
         if piece.id <= 0:
             piece = piece._replace(id=self.next_id)
@@ -421,16 +546,7 @@ class Game:
         slot = piece.slot
         board = self.own_board()
         board[slot] = _joined(board[slot], piece.id)
-        self.touched.append(slot // 3)
-        if is_special(piece):
-            self.special = self.special | {piece.id}
-        if piece.level:
-            self.aloft = self.aloft | {piece.id}
-        if piece.type in PRIMARY:
-            self.prims = self.prims + (piece.id,)
-        self.census += 1
-        self.sight += 1
-        self.sides = _sides_with(self.sides, piece.color, piece.id)
+        self.derived.changed(None, piece)
         return piece
 
     def remove(self, pid: int) -> Piece:
@@ -438,27 +554,18 @@ class Game:
         slot = piece.slot
         board = self.own_board()
         board[slot] = tuple(i for i in board[slot] if i != pid)
-        self.touched.append(slot // 3)
-        if pid in self.special:
-            self.special = self.special - {pid}
-        if pid in self.aloft:
-            self.aloft = self.aloft - {pid}
-        if pid in self.prims:
-            self.prims = tuple(i for i in self.prims if i != pid)
-        self.census += 1
-        self.sight += 1
-        self.sides = _sides_without(self.sides, piece.color, pid)
+        self.derived.changed(piece, None)
         return piece
 
     def place(self, pid: int, row: int, col: int, level: int, **changes: Any) -> Piece:
         """Move piece ``pid`` to a new place (and apply field ``changes``)."""
         old = self.pieces[pid]
         # The slots worked out inline (Piece.slot is a property call).
-        old_slot = ((old[3] - 1) * SIZE + old[4] - 1) * 3 + old[5]
+        old_slot = ((old.row - 1) * SIZE + old.col - 1) * 3 + old.level
         board = self.own_board()
         board[old_slot] = tuple([i for i in board[old_slot] if i != pid])
         # Leaving its starting Square, by any means, ends a Pawn's double step.
-        pawn_leaves = (row != old[3] or col != old[4]) and old[1] in PAWNS
+        pawn_leaves = (row != old.row or col != old.col) and old.type in PAWNS
         if changes:
             if pawn_leaves:
                 changes.setdefault("moved", True)
@@ -466,71 +573,51 @@ class Game:
             changes["col"] = col
             changes["level"] = level
             new = _changed(old, changes)
-            other = True  # fields changed besides the place
         elif pawn_leaves:
             # (id, type, colour, the place, hand, Articles, moved, the rest)
-            new = tuple.__new__(Piece, old[:3] + (row, col, level, old[6], old[7], True) + old[9:])
-            other = True
+            new = _new(Piece, old[:3] + (row, col, level, old.hand, old.articles, True) + old[9:])
         else:
-            new = tuple.__new__(Piece, old[:3] + (row, col, level) + old[6:])
-            other = False
+            new = _new(Piece, old[:3] + (row, col, level) + old[6:])
         self.pieces[pid] = new
         new_slot = ((row - 1) * SIZE + col - 1) * 3 + level
         board[new_slot] = _joined(board[new_slot], pid)
-        touched = self.touched
-        touched.append(old_slot // 3)
-        touched.append(new_slot // 3)
-        was = pid in self.special
-        if (other or level != old.level) and is_special(new) != was:
-            self.special = self.special ^ {pid}
-        if was or pid in self.special or "color" in changes:
-            self.sight += 1
-        if new.color != old.color:  # (no caller changes a colour here; kept right all the same)
-            self.sides = _sides_with(_sides_without(self.sides, old.color, pid), new.color, pid)
-        if (level != 0) != (pid in self.aloft):
-            self.aloft = self.aloft ^ {pid}
+        self.derived.changed(old, new)
         return new
 
     def update(self, pid: int, **changes: Any) -> Piece:
+        """Change fields of piece ``pid`` other than its place."""
         old = self.pieces[pid]
-        new = _changed(old, changes)
-        self.pieces[pid] = new
-        if not same_moves(new, old):
-            self.touched.append(new.sq)
-            if new.color != old.color:
-                self.census += 1
-                self.sides = _sides_with(_sides_without(self.sides, old.color, pid), new.color, pid)
-        was = pid in self.special
-        if ("articles" in changes or "level" in changes or "type" in changes) and (
-                is_special(new) != was):
-            self.special = self.special ^ {pid}
-        if "color" in changes or ((was or pid in self.special) and not _SIGHT_FIELDS.isdisjoint(changes)):
-            self.sight += 1
-        if (new.level != 0) != (pid in self.aloft):
-            self.aloft = self.aloft ^ {pid}
+        new = self.pieces[pid] = _changed(old, changes)
+        self.derived.changed(old, new)
         return new
 
     def own_board(self) -> list[tuple[int, ...]]:
-        """``board``, copied first if it may be shared (see ``shared``)."""
-        if self.shared & 1:
+        """``board``, copied first if it may be shared (``Derived.shared``)."""
+        d = self.derived
+        if d.shared & 1:
             self.board = list(self.board)
-            self.shared &= 2
+            d.shared &= 2
         return self.board
 
     def set_ground(self, sq: int, articles: tuple[str, ...]) -> None:
         """Put ``articles`` on the ground of Square ``sq`` (``ground`` copied
-        first if it may be shared, see ``shared``)."""
-        if self.shared & 2:
+        first if it may be shared, ``Derived.shared``)."""
+        d = self.derived
+        if d.shared & 2:
             self.ground = list(self.ground)
-            self.shared &= 1
+            d.shared &= 1
         self.ground[sq] = articles
 
     def cool(self, pid: int, cooldowns: tuple[tuple[str, int], ...]) -> Piece:
-        """``update(pid, cooldowns=...)`` without its checks: no Move (see
-        ``moves_key``), index or sight depends on a Piece's cooldowns, so
-        this touches nothing (the end of every Turn counts them down)."""
+        """A fast path: ``update(pid, cooldowns=...)`` (its plain rule, used
+        with the fast paths off) without telling ``derived``: nothing it
+        keeps depends on a Piece's cooldowns (no Move, see ``moves_key``; no
+        index; no sight), so ``Derived.changed`` would change nothing. The
+        end of every Turn counts them down."""
+        if not fastpaths.FAST_PATHS:
+            return self.update(pid, cooldowns=cooldowns)
         old = self.pieces[pid]
-        new = tuple.__new__(Piece, old[:_COOLDOWNS] + (cooldowns,) + old[_COOLDOWNS + 1:])
+        new = _new(Piece, old[:_COOLDOWNS] + (cooldowns,) + old[_COOLDOWNS + 1:])
         self.pieces[pid] = new
         return new
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import fastpaths
 from .constants import INHERENT, PRIMARY, SIZE, SUB
 from .state import Game, Piece
 
@@ -31,38 +32,88 @@ def is_stealthed(game: Game, piece: Piece) -> bool:
 def hidden_from(game: Game, color: str) -> frozenset[int]:
     """Ids of the enemy Pieces that ``color`` cannot see now.
 
-    A game handed out by ``apply`` never changes, so the answer is kept on it
-    (``hidden_cache`` is None on a game still being built)."""
-    cache = game.hidden_cache
+    A fast path of :func:`hidden_by_rule`: a game handed out by ``apply``
+    never changes, so the answer is kept on it (``Derived.hidden``, None on
+    a game still being built), and worked out by :func:`_hidden_sets`."""
+    if not fastpaths.FAST_PATHS:
+        return hidden_by_rule(game, color)
+    cache = game.derived.hidden
     if cache is not None:
         found = cache.get(color)
         if found is None:
-            found = cache[color] = _hidden_from(game, color)
+            found = cache[color] = _hidden_sets(game, color)[0]
         return found
-    return _hidden_from(game, color)
+    return _hidden_sets(game, color)[0]
+
+
+def hidden_by_rule(game: Game, color: str) -> frozenset[int]:
+    """Ids of the enemy Pieces that ``color`` cannot see now, by the rules
+    as the manual words them (the plain rule of the hidden-set fast paths).
+
+    An enemy Piece seen firing or taking stays seen while it stays where it
+    was seen (a sighting, l. 493-495). Otherwise a Piece with Stealth in
+    force (:func:`is_stealthed`, l. 108-112, 165) is hidden unless a Piece of
+    ``color`` locked on to it with an Anti-Stealth (the ``stealth_lock_on``
+    option, l. 488-492) or, with ``stealth_detect_in_range``, one with an
+    Anti-Stealth stands within ``stealth_detection_range`` king steps
+    (l. 175, 488-492). At sub level with ``submersion_invisibility`` (l.
+    146-153, 394-405) a Piece is hidden unless a Piece of ``color`` with a
+    Torpedo Launcher stands within ``submersion_detection_range``; a
+    Stealthed Piece at sub level is seen as the ``dominance`` option says
+    (l. 1940-1952): by the Torpedo Launcher alone ("submersion"), or only
+    when both ways find it ("stealth")."""
+    opts = game.options
+    pieces = game.pieces
+    own = [p for p in pieces.values() if p.color == color]
+    sighted = set(game.revealed)
+    locked = {watched for watcher, watched in game.locks
+              if opts["stealth_lock_on"] and watcher in pieces and pieces[watcher].color == color}
+
+    def near(ability: str, p: Piece, reach: int) -> bool:
+        return any(q.has(ability) and max(abs(q.row - p.row), abs(q.col - p.col)) <= reach for q in own)
+
+    hidden = set()
+    for p in pieces.values():
+        if p.color == color or (p.id, p.slot) in sighted:
+            continue
+        below = opts["submersion_invisibility"] and p.level == SUB
+        sonar = below and near("torpedo_launcher", p, opts["submersion_detection_range"])
+        if is_stealthed(game, p):
+            seen = p.id in locked or (opts["stealth_detect_in_range"]
+                                      and near("anti_stealth", p, opts["stealth_detection_range"]))
+            if below:
+                seen = sonar if opts["dominance"] == "submersion" else sonar and seen
+        else:
+            seen = not below or sonar
+        if not seen:
+            hidden.add(p.id)
+    return frozenset(hidden)
 
 
 def same_sight(before: Game, after: Game, pieces_alike: bool = False) -> bool:
     """Whether ``after`` (made from ``before`` by one action) hides the same
-    Pieces from each side: the same Pieces that may hide or find hidden ones
-    (Game.special), each the same as far as sight goes (``_sight_key``: its
+    Pieces from each side, so that its hidden sets are the ones before (a
+    fast path of :func:`hidden_by_rule`, which would work them out again):
+    the same Pieces that may hide or find hidden ones
+    (``Derived.special``), each the same as far as sight goes (``_sight_key``: its
     type, colour, place and Articles; not its cooldowns, stun or Transport),
     the same lock-ons with watchers of the same colours, the same sightings
     of those Pieces (a sighting of any other Piece is never read) and the
-    same options: everything :func:`_hidden_from` reads.
+    same options: everything :func:`hidden_by_rule` reads.
 
     ``pieces_alike`` says the caller knows the Pieces are alike as far as
-    sight goes (``after`` is a copy of ``before`` whose ``Game.sight`` is
+    sight goes (``after`` is a copy of ``before`` whose ``Derived.sight`` is
     still 0): the special Pieces and the watchers' colours are not
     compared again."""
     if not (
-        before.hidden_cache is not None
+        fastpaths.FAST_PATHS
+        and before.derived.hidden is not None
         and after.options is before.options
-        and (pieces_alike or after.special == before.special)
+        and (pieces_alike or after.derived.special == before.derived.special)
         and after.locks == before.locks
     ):
         return False
-    special = after.special
+    special = after.derived.special
     if not pieces_alike:
         old, new = before.pieces, after.pieces
         for i in special:
@@ -83,7 +134,7 @@ def same_sight(before: Game, after: Game, pieces_alike: bool = False) -> bool:
 
 def _watchers_alike(old: dict, new: dict, locks) -> bool:
     """Whether every lock-on's watcher is the same Piece, or one of the same
-    colour, in both states (of a lock-on, :func:`_hidden_from` reads only its
+    colour, in both states (of a lock-on, :func:`hidden_by_rule` reads only its
     watcher's colour)."""
     for w, _ in locks:
         p, q = new.get(w), old.get(w)
@@ -93,7 +144,7 @@ def _watchers_alike(old: dict, new: dict, locks) -> bool:
 
 
 def _sight_key(p: Piece) -> tuple[Any, ...]:
-    """Everything about a Piece that :func:`_hidden_from` reads."""
+    """Everything about a Piece that :func:`hidden_by_rule` reads."""
     return (p.id, p.type, p.color, p.row, p.col, p.level, p.articles)
 
 
@@ -104,20 +155,21 @@ _SONAR = frozenset(t for t, abilities in INHERENT.items() if "torpedo_launcher" 
 _RADAR = frozenset(t for t, abilities in INHERENT.items() if "anti_stealth" in abilities)
 
 
-def _hidden_from(game: Game, color: str) -> frozenset[int]:
-    return _hidden_sets(game, color)[0]
-
-
 def hidden_both(game: Game) -> tuple[frozenset[int], frozenset[int]]:
-    """(:func:`_hidden_from` of ``game`` for black, the same for white),
-    worked out in one pass over the special Pieces (``record`` needs both
-    whenever an action changed what sight reads)."""
+    """(:func:`hidden_by_rule` of ``game`` for black, the same for white),
+    worked out (a fast path) in one pass over the special Pieces
+    (``record`` needs both whenever an action changed what sight reads)."""
+    if not fastpaths.FAST_PATHS:
+        return hidden_by_rule(game, "black"), hidden_by_rule(game, "white")
     return _hidden_sets(game, None)
 
 
 def _hidden_sets(game: Game, color: str | None) -> tuple[frozenset[int], frozenset[int]]:
     """What ``color`` cannot see, first (the second is then not worked
-    out); with ``color`` None, what black cannot see and what white cannot."""
+    out); with ``color`` None, what black cannot see and what white cannot:
+    :func:`hidden_by_rule` for the Pieces that may hide or find hidden ones
+    (``Derived.special``, the only ones it finds hidden or counts as
+    finders), :func:`is_stealthed` and ``Piece.has`` inlined."""
     opts = game.options
     stealth_on = opts["stealth_invisibility"]
     kings_too = opts["stealthed_kings"]
@@ -132,11 +184,11 @@ def _hidden_sets(game: Game, color: str | None) -> tuple[frozenset[int], frozens
     submerged: tuple[list[Piece], list[Piece]] = ([], [])
     sonar: tuple[list[Piece], list[Piece]] = ([], [])
     radar: tuple[list[Piece], list[Piece]] = ([], [])
-    # Only the Pieces that may hide or find hidden ones (Game.special) matter;
+    # Only the Pieces that may hide or find hidden ones (Derived.special) matter;
     # Piece.has is inlined (this runs for every action that changes sight).
     # With one colour asked for, its own Pieces are only finders and the
     # enemy's only hide (what the other side sees is not worked out).
-    for pid in game.special:
+    for pid in game.derived.special:
         p = pieces[pid]
         kind = p.type
         arts = p.articles
@@ -222,15 +274,17 @@ _NONE: frozenset[int] = frozenset()
 
 
 def sees_sub(game: Game, color: str, row: int, col: int) -> bool:
-    """Whether ``color`` sees what is at sub level on (row, col): always
-    without submersion invisibility, else by an own Torpedo Launcher near."""
+    """:func:`sees_sub_by_rule`, looking only at the Pieces that may find
+    hidden ones (a fast path)."""
+    if not fastpaths.FAST_PATHS:
+        return sees_sub_by_rule(game, color, row, col)
     if not game.options["submersion_invisibility"]:
         return True
     reach = game.options["submersion_detection_range"]
     pieces = game.pieces
     # A Piece with a Torpedo Launcher (its own or carried) is special (see
     # state.is_special): only those need looking at.
-    for pid in game.special:
+    for pid in game.derived.special:
         p = pieces[pid]
         # (Piece.has inlined.)
         if p.color == color and (p.type in _SONAR or "torpedo_launcher" in p.articles) and max(
@@ -239,24 +293,40 @@ def sees_sub(game: Game, color: str, row: int, col: int) -> bool:
     return False
 
 
+def sees_sub_by_rule(game: Game, color: str, row: int, col: int) -> bool:
+    """Whether ``color`` sees what is at sub level on (row, col): always
+    without submersion invisibility, else when a Piece of its own with a
+    Torpedo Launcher stands within ``submersion_detection_range`` (l.
+    146-153, 394-405)."""
+    if not game.options["submersion_invisibility"]:
+        return True
+    reach = game.options["submersion_detection_range"]
+    return any(p.color == color and p.has("torpedo_launcher") and max(abs(p.row - row), abs(p.col - col)) <= reach
+               for p in game.pieces.values())
+
+
+#: The "continue to see" markers a side keeps at most (the oldest go first).
 MAX_MARKERS = 8
 
-#: Read as an empty ``hidden_cache`` (a game still being built has None).
+#: Read as an empty ``Derived.hidden`` (a game still being built has None).
 _NO_CACHE: dict[str, frozenset[int]] = {}
 
 
 def update_markers(before: Game, after: Game) -> None:
-    """Keep each side's "continue to see" markers: where an enemy Piece it saw
-    went out of sight. A marker of a type goes once that side sees one more
-    enemy Piece of that type than before (it may be the one that vanished).
-    Everything here is what that side itself saw, so markers leak nothing."""
+    """:func:`update_markers_by_rule`, doing nothing (a fast path) when no
+    Piece came into or went out of sight and none was added, removed or
+    converted, and counting the enemy's Pieces from its side's ids
+    (``Derived.sides``)."""
+    if not fastpaths.FAST_PATHS:
+        update_markers_by_rule(before, after)
+        return
     # hidden_from, its kept answers read here (both games keep both sides'
     # sets once ``record`` has run: a call each saved).
-    cache_after = after.hidden_cache or _NO_CACHE
-    cache_before = before.hidden_cache or _NO_CACHE
+    cache_after = after.derived.hidden or _NO_CACHE
+    cache_before = before.derived.hidden or _NO_CACHE
     markers_after = after.markers
     if (
-        before.census == after.census
+        before.derived.census == after.derived.census
         and (seen := cache_after.get("black")) is not None
         and seen is cache_before.get("black")
         and (seen := cache_after.get("white")) is not None
@@ -266,8 +336,8 @@ def update_markers(before: Game, after: Game) -> None:
     ):
         # Both sides' sets kept as the same objects (``record`` keeps the
         # earlier object whenever a set comes out equal) and no Piece added,
-        # removed or converted: for each side the loop below would go on at
-        # once (most actions).
+        # removed or converted: for each side the markers would come out as
+        # they are (most actions).
         return
     for color in ("black", "white"):
         ha = cache_after.get(color)
@@ -279,38 +349,60 @@ def update_markers(before: Game, after: Game) -> None:
         hb = cache_before.get(color)
         if hb is None:
             hb = hidden_from(before, color)
-        if ha == hb and before.census == after.census and len(old) <= MAX_MARKERS:
+        if ha == hb and before.derived.census == after.derived.census and len(old) <= MAX_MARKERS:
             # Nobody came into or went out of sight, and no Piece was added,
             # removed or converted: the markers stay as they are.
             continue
-        markers = list(old)
-        for pid in sorted(ha - hb):
-            p = before.pieces.get(pid)
-            q = after.pieces[pid]
-            if p is not None and p.color == q.color:
-                markers.append((p.slot, p.type))
-        if old:
-            kinds = {m[1] for m in old}
-            counts = [0, 0]
-            # The enemy Pieces it sees, of the markers' types, before and
-            # after: the enemy's are its side's ids (Game.sides).
-            enemy = "white" if color == "black" else "black"
-            for n, (game, hidden) in enumerate(((before, hb), (after, ha))):
-                tally: dict[str, int] = {}
-                pieces = game.pieces
-                for pid in game.sides[enemy]:
-                    kind = pieces[pid].type
-                    if kind in kinds and pid not in hidden:
-                        tally[kind] = tally.get(kind, 0) + 1
-                counts[n] = tally
-            for kind in kinds:
-                extra = counts[1].get(kind, 0) - counts[0].get(kind, 0)
-                while extra > 0:
-                    gone = next((m for m in markers if m[1] == kind), None)
-                    if gone is None:
-                        break
-                    markers.remove(gone)
-                    extra -= 1
-        new = tuple(markers[-MAX_MARKERS:])
-        if new != old:
-            after.markers = dict(after.markers, **{color: new})
+        enemy = "white" if color == "black" else "black"
+        _mark(after, color, old, before, hb, before.derived.sides[enemy], after, ha, after.derived.sides[enemy])
+
+
+def update_markers_by_rule(before: Game, after: Game) -> None:
+    """Keep each side's "continue to see" markers (l. 1719-1721): where an
+    enemy Piece it saw went out of sight (``before`` to ``after``, one
+    action), a marker of its type. A marker of a type goes once that side
+    sees one more enemy Piece of that type than before (it may be the one
+    that vanished); a side keeps the newest ``MAX_MARKERS``. Everything here
+    is what that side itself saw, so markers leak nothing."""
+    for color in ("black", "white"):
+        enemy = "white" if color == "black" else "black"
+        _mark(after, color, after.markers[color],
+              before, hidden_by_rule(before, color), sorted(i for i, p in before.pieces.items() if p.color == enemy),
+              after, hidden_by_rule(after, color), sorted(i for i, p in after.pieces.items() if p.color == enemy))
+
+
+def _mark(game: Game, color: str, old: tuple[tuple[int, str], ...], before: Game, hb: frozenset[int],
+          enemies_before: Any, after: Game, ha: frozenset[int], enemies_after: Any) -> None:
+    """Set ``color``'s markers on ``game`` from ``old`` (see
+    :func:`update_markers_by_rule`): ``hb`` and ``ha`` are what it could not
+    see before and after, ``enemies_before`` and ``enemies_after`` the enemy
+    ids in id order."""
+    markers = list(old)
+    for pid in sorted(ha - hb):
+        p = before.pieces.get(pid)
+        q = after.pieces[pid]
+        if p is not None and p.color == q.color:
+            markers.append((p.slot, p.type))
+    if old:
+        kinds = {m[1] for m in old}
+        counts = []
+        # The enemy Pieces it sees, of the markers' types, before and after.
+        for state, hidden, enemies in ((before, hb, enemies_before), (after, ha, enemies_after)):
+            tally: dict[str, int] = {}
+            pieces = state.pieces
+            for pid in enemies:
+                kind = pieces[pid].type
+                if kind in kinds and pid not in hidden:
+                    tally[kind] = tally.get(kind, 0) + 1
+            counts.append(tally)
+        for kind in kinds:
+            extra = counts[1].get(kind, 0) - counts[0].get(kind, 0)
+            while extra > 0:
+                gone = next((m for m in markers if m[1] == kind), None)
+                if gone is None:
+                    break
+                markers.remove(gone)
+                extra -= 1
+    new = tuple(markers[-MAX_MARKERS:])
+    if new != old:
+        game.markers = dict(game.markers, **{color: new})

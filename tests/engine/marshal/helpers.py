@@ -5,9 +5,25 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from hypothesis import strategies as st
+
 from games.rules import get_engine
 
 M = get_engine("marshal")
+
+#: Random option sets (any subset of the options, each with a random value).
+OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "columns": st.integers(10, 12),
+        "setup_rows": st.sampled_from([3, 4]),
+        "neutral_rows": st.integers(2, 6),
+        "volcanoes": st.integers(0, 9),
+        "moves_per_turn": st.sampled_from([1, 2]),
+        "no_return": st.sampled_from(["next_turn", "until_moved"]),
+        "turn_limit": st.sampled_from([0, 0, 5, 40]),
+    },
+)
 
 
 def doc(pieces: list[tuple[str, str, int, int]], **extra: Any) -> dict[str, Any]:

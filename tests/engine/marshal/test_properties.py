@@ -9,20 +9,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .helpers import M
-
-OPTIONS = st.fixed_dictionaries(
-    {},
-    optional={
-        "columns": st.integers(10, 12),
-        "setup_rows": st.sampled_from([3, 4]),
-        "neutral_rows": st.integers(2, 6),
-        "volcanoes": st.integers(0, 9),
-        "moves_per_turn": st.sampled_from([1, 2]),
-        "no_return": st.sampled_from(["next_turn", "until_moved"]),
-        "turn_limit": st.sampled_from([0, 0, 5, 40]),
-    },
-)
+from .helpers import OPTIONS, M
 
 
 def _probe(rng: random.Random, rows: int, columns: int) -> dict:

@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 
 from games.rules.marshal import ai
 
-from .helpers import M, started
-from .test_properties import OPTIONS
+from .helpers import OPTIONS, M, started
 
 OPTION_SETS = [
     {},

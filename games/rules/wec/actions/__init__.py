@@ -15,15 +15,18 @@ acting side can know.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from .. import fastpaths
 from ..constants import GROUND, LEVELS, SIZE
+from ..moves import Candidate
 from ..state import Game, Piece
 from ..visibility import hidden_from, update_markers
-from .articles import article_actions, do_drop, do_exchange, do_pickup
+from .articles import article_actions, article_actions_by_rule, do_drop, do_exchange, do_pickup
 from .common import ACTION_TYPES, PLACES, IllegalAction
 from .effects import prune_locks, prune_revealed, settle_stranded
-from .fire import AIMED, do_fire, fire_actions, memo_aims, ready_weapons, weapons_of
+from .fire import AIMED, do_fire, fire_actions, fire_aims, fire_block, memo_aims, ready_weapons, weapons_of
 from .move import apply_move, move_action, own_candidates
 from .record import record, settle_since, turn_over
 from .reinforce import do_reinforce, reinforce_actions, track_reinforcements
@@ -75,8 +78,9 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
     g = game.copy()
     events: list[dict[str, Any]] = []
     entry = handler(g, action, events)
-    if g.calm == len(g.touched):
-        # Settled before (Game.calm) and nothing touched since (a Pick-up,
+    d = g.derived
+    if fastpaths.FAST_PATHS and d.calm == len(d.touched):
+        # Settled before (Derived.calm) and nothing touched since (a Pick-up,
         # Drop or Exchange, a Fire that hit nothing): no passenger can be
         # stranded, no sighting lapse, no reinforcement change (the three
         # below would return at once); a lock-on still may (its watcher gave
@@ -88,7 +92,7 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
         prune_revealed(g)
         track_reinforcements(g)
         # Settled here: the next action's aftermath looks only where it touches.
-        g.calm = len(g.touched)
+        g.derived.settled()
     record(game, g, entry.pop("action"), events, entry)
     settle_since(game, g, game.to_move)
     return g
@@ -96,11 +100,14 @@ def _apply_other(game: Game, action: dict[str, Any]) -> Game:
 
 def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] | None = None
                   ) -> list[dict[str, Any]]:
-    """Every legal Fire, Pick-up, Drop, Exchange and Reinforce for the side to
-    move, as that side knows the board: added to ``out`` when given (the
-    listing's own list, not copied into it afterwards), and returned."""
+    """:func:`other_actions_by_rule` with the listing memo (a fast path):
+    each Piece's standing entry (``_standing``) and its direction Fires and
+    Transport aims handed out again while it is the same tuple, and
+    ``article_actions`` inlined for a Piece carrying nothing."""
     if out is None:
         out = []
+    if not fastpaths.FAST_PATHS:
+        return other_actions_by_rule(game, hidden, out)
     if game.options["action_restriction"] == "move_only":
         return out
     color = game.to_move
@@ -115,8 +122,8 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
     if not (can_fire or pick or give):
         reinforce_actions(game, out)
         return out
-    # In id order (Game.sides keeps each side's ids so).
-    own = list(map(game.pieces.__getitem__, game.sides[color]))
+    # In id order (Derived.sides keeps each side's ids so).
+    own = list(map(game.pieces.__getitem__, game.derived.sides[color]))
     ground = game.ground
     fires = turn["fires"]
     # The one Piece that may have fired this Turn while a Fire is left.
@@ -135,32 +142,34 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
     # The listing's direction lists, shared by its direction Fires (see fire._add_directions).
     dirs: list[list[int]] = []
     for p in own:
-        pid = p[0]
+        pid = p.id
         e = seen(pid)
-        if e is None or e[0] is not p:
+        if e is None or e.piece is not p:
             e = stands[pid] = _standing(p)
-        _, armed, plain, trade, sq = e
+        armed = e.armed
+        plain = e.fires
         where = None
         if can_fire and armed:
             if free and plain is not None and pid != firer:
                 if plain is False:
                     # Its direction Fires, once for this Piece (the same as
                     # long as it is the same tuple: see _standing).
-                    where = [p[3], p[4], LEVELS[p[5]]]
+                    where = [p.row, p.col, LEVELS[p.level]]
                     plain = []
                     for weapon in armed:
                         memo_aims(game, p, weapon, where, hidden, plain, dirs, memo)
-                    stands[pid] = (p, armed, plain, trade, sq)
+                    stands[pid] = Standing(p, armed, plain, e.trade, e.ground)
                 out.extend(plain)
             else:
-                where = [p[3], p[4], LEVELS[p[5]]]
+                where = [p.row, p.col, LEVELS[p.level]]
                 fire_actions(game, p, where, hidden, out, armed, dirs, memo)
         # The Articles on its ground, while a Pick-up is left (article_actions reads them too).
+        sq = e.ground
         here = ground[sq] if pick and sq >= 0 else ()
-        if (give and trade) or here:
+        if (give and e.trade) or here:
             if where is None:
-                where = [p[3], p[4], LEVELS[p[5]]]
-            if p[7] or not unrestricted:
+                where = [p.row, p.col, LEVELS[p.level]]
+            if p.articles or not unrestricted:
                 article_actions(game, p, own, where, out, here)
             else:
                 # article_actions for a Piece carrying nothing (most of its
@@ -172,7 +181,66 @@ def other_actions(game: Game, hidden: frozenset[int], out: list[dict[str, Any]] 
     return out
 
 
-def standing_memo(memo: dict[Any, Any] | None) -> dict[int, tuple[Any, ...]]:
+def other_actions_by_rule(game: Game, hidden: frozenset[int], out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every legal Fire, Pick-up, Drop, Exchange and Reinforce for the side to
+    move, as that side knows the board (l. 57-75): added to ``out`` and
+    returned. Piece by Piece in id order (a stunned Piece does nothing, l.
+    121-124): each weapon it may fire now (:func:`fire_block`) at each aim,
+    then its Pick-ups, Drops and Exchanges (``article_actions_by_rule``);
+    then the Reinforces. None but the Move under the move-only Action
+    Restriction (l. 328-330)."""
+    if game.options["action_restriction"] == "move_only":
+        return out
+    color = game.to_move
+    own = [game.pieces[i] for i in sorted(game.pieces) if game.pieces[i].color == color]
+    for p in own:
+        if p.stun:
+            continue
+        where = [p.row, p.col, LEVELS[p.level]]
+        for weapon in weapons_of(p):
+            if fire_block(game, p, weapon) is None:
+                out.extend(fire_aims(game, p, weapon, where, hidden))
+        article_actions_by_rule(game, p, own, where, out)
+    reinforce_actions(game, out)
+    return out
+
+
+@dataclass(slots=True)
+class Standing:
+    """What a listing reads of a Piece alone (``_standing``), kept in the
+    listing memo while the Piece is the same tuple (a changed Piece is a
+    new one: its place, Articles, cooldowns, stun and Transport are all in
+    it)."""
+
+    #: The Piece it was made for.
+    piece: Piece
+    #: Its weapons not cooling down (none when it is stunned: it does
+    #: nothing, and ``trade`` and ``ground`` say so too).
+    armed: tuple[str, ...]
+    #: False when each of ``armed`` fires in a direction only (its Fires
+    #: then depend on nothing but the Piece: the list of them takes this
+    #: place once a listing builds it); None when one aims at more (Sam and
+    #: Torpedo targets, a Jet's Rocket, a Transport: ``fire_actions`` each
+    #: listing).
+    fires: list[dict[str, Any]] | bool | None
+    #: Whether it carries an Article it could drop or give (not only the one
+    #: driving its Transport).
+    trade: bool
+    #: Its Square when at ground level (a Pick-up's ground), else -1.
+    ground: int
+
+
+@dataclass(slots=True)
+class Standings:
+    """The ``Standing`` entries of one side's Pieces by id, kept in that
+    side's listing memo under the key ``"pieces"`` with the ``id`` of the
+    memo they were made for (``owner``; see :func:`standing_memo`)."""
+
+    owner: int
+    entries: dict[int, Standing]
+
+
+def standing_memo(memo: dict[Any, Any] | None) -> dict[int, Standing]:
     """Each Piece's ``_standing`` entry by id, for the side whose listing
     memo is ``memo`` (a new dict each listing when it is None).
 
@@ -187,31 +255,19 @@ def standing_memo(memo: dict[Any, Any] | None) -> dict[int, tuple[Any, ...]]:
     if memo is None:
         return {}
     kept = memo.get("pieces")
-    if kept is not None and kept[0] == id(memo):
-        return kept[1]
-    stands: dict[int, tuple[Any, ...]] = {} if kept is None else dict(kept[1])
-    memo["pieces"] = (id(memo), stands)
+    if kept is not None and kept.owner == id(memo):
+        return kept.entries
+    stands: dict[int, Standing] = {} if kept is None else dict(kept.entries)
+    memo["pieces"] = Standings(id(memo), stands)
     return stands
 
 
-def _standing(p: Piece) -> tuple[Any, ...]:
-    """What a listing reads of ``p`` alone, to keep while ``p`` is the same
-    tuple (a changed Piece is a new one: its place, Articles, cooldowns,
-    stun and Transport are all in it): ``(p, armed, plain, trade, sq)``.
-
-    ``armed``: its weapons not cooling down (none when it is stunned: it
-    does nothing, and its ``trade`` and ``sq`` say so too); ``plain``:
-    False when each of them fires in a direction only (its Fires then
-    depend on nothing but the Piece: the list of them takes this place once
-    a listing builds it), None when one aims at more
-    (Sam and Torpedo targets, a Jet's Rocket, a Transport: fire_actions each
-    listing); ``trade``: whether it carries an Article it could drop or
-    give (not only the one driving its Transport); ``sq``: its Square when
-    at ground level (a Pick-up's ground), else -1."""
+def _standing(p: Piece) -> Standing:
+    """What a listing reads of ``p`` alone (see :class:`Standing`)."""
     pid, _, _, row, col, level, _, arts, _, stun, cools, transport = p
     if stun:
         # Nothing to fire, give or pick up.
-        return (p, (), None, False, -1)
+        return Standing(p, (), None, False, -1)
     armed = weapons_of(p)
     if cools:
         armed = ready_weapons(armed, cools)
@@ -219,34 +275,43 @@ def _standing(p: Piece) -> tuple[Any, ...]:
     # changes, its cooldowns every Turn.)
     plain = False if AIMED.isdisjoint(armed) else None
     trade = bool(arts) and not (transport is not None and len(arts) == 1 and transport[0] == arts[0])
-    return (p, armed, plain, trade, (row - 1) * SIZE + col - 1 if level == GROUND else -1)
+    return Standing(p, armed, plain, trade, (row - 1) * SIZE + col - 1 if level == GROUND else -1)
 
 
-#: Whether listings hand out again the action dicts an earlier listing of
-#: the same side built (``listing_memo``); off, every listing builds its
-#: own (the tests compare the two).
-MEMO_LISTINGS = True
+@dataclass(slots=True)
+class ListedMoves:
+    """A Piece's Moves as a listing built them (kept in the listing memo
+    under the Piece's id)."""
+
+    #: The Candidate list they were built from (the Move cache's entry).
+    candidates: list[Candidate]
+    #: The Piece they were built for.
+    piece: Piece
+    #: The action dicts.
+    actions: list[dict[str, Any]]
 
 
 def listing_memo(game: Game, color: str) -> dict[Any, Any] | None:
-    """The listing memo of ``color`` (None when ``MEMO_LISTINGS`` is off).
+    """The listing memo of ``color`` (None while ``fastpaths.MEMO_LISTINGS``
+    or the fast paths are off).
 
     Between two listings of a side most of its action dicts come out the
     same: every Fire and Move of a Piece that did not move (a Fire, a
     Pick-up, the other side's Turn leave most Pieces where they were). The
     memo keeps, per Piece, the dicts last built with what they were built
     from; a listing that finds the same hands out the same dict objects
-    again (listed actions are read only, docs/engine-api.md, wave 9). It is
-    shared by the games copied from this one (``Game.lmemo``) and kept per
+    again (listed actions are read only, docs/engine-api.md). It is
+    shared by the games copied from this one (``Derived.listings``) and kept per
     colour: what one side's listings built never reaches the other's. Its
     entries hold nothing of the game but that side's own Pieces' ids,
     places and weapons, each entry checking what it was built for, so a
     game of another line that shares it gets the same actions."""
-    if not MEMO_LISTINGS:
+    if not (fastpaths.MEMO_LISTINGS and fastpaths.FAST_PATHS):
         return None
-    memos = game.lmemo
+    d = game.derived
+    memos = d.listings
     if memos is None:
-        memos = game.lmemo = {"black": {}, "white": {}}
+        memos = d.listings = {"black": {}, "white": {}}
     return memos[color]
 
 
@@ -255,7 +320,12 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
 
     ``end_turn`` appears once the Turn's Move is made (or when no Move exists).
     Empty once the game is over.
+
+    :func:`legal_actions_by_rule` with ``move_action`` inlined and the
+    listing memo handing out a Piece's Move dicts again (a fast path).
     """
+    if not fastpaths.FAST_PATHS:
+        return legal_actions_by_rule(game)
     if game.result:
         return []
     if turn_over(game):
@@ -279,32 +349,50 @@ def legal_actions(game: Game) -> list[dict[str, Any]]:
         # its Moves hold) and it stands where it stood: the entry's Piece
         # itself (most often) or one at the same place.
         e = kept(pid)
-        if e is not None and e[0] is moves:
-            if e[1] is p:
-                out.extend(e[2])
+        if e is not None and e.candidates is moves:
+            if e.piece is p:
+                out.extend(e.actions)
                 continue
-            if e[1][3:6] == p[3:6]:
+            q = e.piece
+            if q.row == p.row and q.col == p.col and q.level == p.level:
                 # (The entry now for this tuple: found by identity next time.)
-                memo[pid] = (moves, p, e[2])
-                out.extend(e[2])
+                memo[pid] = ListedMoves(moves, p, e.actions)
+                out.extend(e.actions)
                 continue
         start = len(out)
         # Each Move is a copy of one dict with its own "to" set (cheaper than
         # a literal, keys in the same order); like a Piece's Fires, a Piece's
         # Moves share its "from" list within one listing.
         copy = {"type": "move", "piece": pid, "from": [p.row, p.col, LEVELS[p.level]], "to": None}.copy
-        # A Candidate is (piece, path, kind, carry, doze, routes, dozing):
-        # read by index (a NamedTuple unpacks through an iterator).
         for c in moves:
             a = copy()
-            a["to"] = [*PLACES[c[1][-1]]]
-            if c[3] is not None:
+            a["to"] = [*PLACES[c.path[-1]]]
+            if c.carry is not None:
                 a["carry"] = True
-            if c[6]:
-                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c[4]]
+            if c.dozing:
+                a["doze"] = [[s // SIZE + 1, s % SIZE + 1] for s in c.doze]
             append(a)
-        memo[pid] = (moves, p, out[start:])
+        memo[pid] = ListedMoves(moves, p, out[start:])
     other_actions(game, hidden_from(game, game.to_move), out)
+    if end_turn_allowed(game, cands):
+        out.append({"type": "end_turn"})
+    return out
+
+
+def legal_actions_by_rule(game: Game) -> list[dict[str, Any]]:
+    """Every action the side to move may take now, as that side knows the
+    board (l. 57-75): none once the game is over; only ``end_turn`` once a
+    primary government Piece has fallen this Turn (l. 47-49); else the
+    Moves of each Piece in id order while the Turn's Move is not made (l.
+    57, 60-65), the other Actions (:func:`other_actions_by_rule`), and
+    ``end_turn`` once the Move is made or when no Move exists."""
+    if game.result:
+        return []
+    if turn_over(game):
+        return [{"type": "end_turn"}]
+    cands = {} if game.turn["moved"] else own_candidates(game)
+    out = [move_action(game, c) for pid in sorted(cands) for c in cands[pid]]
+    other_actions_by_rule(game, hidden_from(game, game.to_move), out)
     if end_turn_allowed(game, cands):
         out.append({"type": "end_turn"})
     return out

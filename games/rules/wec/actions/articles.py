@@ -157,11 +157,11 @@ def do_exchange(g: Game, action: dict[str, Any], events: list[dict[str, Any]]) -
 
 def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], out: list[dict[str, Any]],
                     here: tuple[str, ...] | None = None) -> None:
-    """Add every legal Pick-up, Drop and Exchange of ``p`` (not stunned) to
-    ``out``; ``own`` are its side's Pieces in id order; ``here``, when the
-    caller has them, the Articles on the ground under ``p`` if it stands at
-    ground level (else ``()``). (``capacity`` and ``locked_article`` are
-    inlined where this listing calls them most.)"""
+    """:func:`article_actions_by_rule` with ``capacity``,
+    ``locked_article``, ``drop_square`` and ``exchange_reach`` inlined where
+    the listing calls them most (a fast path); ``here``, when the caller
+    has them, the Articles on the ground under ``p`` if it stands at ground
+    level (else ``()``)."""
     arts = p.articles
     if here is None:
         here = game.ground[(p.row - 1) * SIZE + p.col - 1] if p.level == GROUND else ()
@@ -243,3 +243,60 @@ def article_actions(game: Game, p: Piece, own: list[Piece], where: list[Any], ou
                     if len(mine) <= capacity(kind, mine) and len(theirs) <= capacity(q_kind, theirs):
                         out.append({"type": "exchange", "from": where, "piece": pid, "article": art, "to": to,
                                     "to_piece": qid, "swap": swap})
+
+
+def article_actions_by_rule(game: Game, p: Piece, own: list[Piece], where: list[Any],
+                            out: list[dict[str, Any]]) -> None:
+    """Add every legal Pick-up, Drop and Exchange of ``p`` (not stunned) to
+    ``out``, each once a Turn (l. 57-59) and as the Action Restriction
+    allows; ``own`` are its side's Pieces in id order.
+
+    A Pick-up of each Article on the ground under ``p`` at ground level, the
+    two alike listed once, where ``p`` has room for it (l. 105-107, 179,
+    569-571). A Drop of each Article ``p`` carries (each kind once) unless
+    it drives ``p``'s Transport or ``p`` could not hold the rest without it
+    (an XXX box), where the board's ground has room (l. 311-313, 594-597).
+    An Exchange of each such Article with each other awake Piece of its
+    side in reach (``exchange_reach``, l. 256-258, 576-577) that has room
+    for it, then the same with each Article that Piece carries in return
+    (each kind once, not the same kind, not one driving its Transport),
+    where both can hold what they end with."""
+    turn = game.turn
+    arts = p.articles
+    pid, kind = p.id, p.type
+    here = game.ground[p.sq] if p.level == GROUND else ()
+    if not turn["pickup"] and not restriction_error(game, "P", pid):
+        for art in dict.fromkeys(here):
+            if len(arts) + 1 <= capacity(kind, arts + (art,)):
+                out.append({"type": "pickup", "from": where, "piece": pid, "article": art})
+    # Each Article it may give up, with what it would keep and whether it could keep that.
+    choices = []
+    for art in dict.fromkeys(arts):
+        rest = list(arts)
+        rest.remove(art)
+        if not locked_article(p, art):
+            choices.append((art, rest, len(rest) <= capacity(kind, rest)))
+    if not turn["drop"] and not restriction_error(game, "D", pid) and drop_square(game, p) is not None:
+        for art, _, fits in choices:
+            if fits:
+                out.append({"type": "drop", "from": where, "piece": pid, "article": art})
+    if turn["exchange"] or restriction_error(game, "X", pid):
+        return
+    for q in own:
+        if q.stun or q.id == pid or not exchange_reach(p, q):
+            continue
+        to = [q.row, q.col, LEVELS[q.level]]
+        for art, rest, fits in choices:
+            if fits and len(q.articles) + 1 <= capacity(q.type, q.articles + (art,)):
+                out.append({"type": "exchange", "from": where, "piece": pid, "article": art, "to": to,
+                            "to_piece": q.id})
+            for swap in dict.fromkeys(q.articles):
+                if swap == art or locked_article(q, swap):
+                    continue
+                mine = rest + [swap]
+                theirs = list(q.articles)
+                theirs.remove(swap)
+                theirs.append(art)
+                if len(mine) <= capacity(kind, mine) and len(theirs) <= capacity(q.type, theirs):
+                    out.append({"type": "exchange", "from": where, "piece": pid, "article": art, "to": to,
+                                "to_piece": q.id, "swap": swap})

@@ -12,18 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import fastpaths
 from ..constants import AIR, GROUND, NATIVE_LEVELS, SIZE
 from ..moves import PEACEFUL, Knowledge, can_land, describe, remove_piece
 from ..state import Game, Piece
-
-
-def since_calm(g: Game) -> list[int] | None:
-    """The Squares touched since ``g`` was last left settled (``Game.calm``):
-    no passenger stranded, every sighting holding, every reinforcement
-    tracked; None when that is not known (a loaded game, the first action of
-    a Turn), and the aftermath then looks at everything."""
-    calm = g.calm
-    return None if calm < 0 else g.touched[calm:]
 
 
 def true_board(g: Game, color: str) -> Knowledge:
@@ -56,15 +48,19 @@ def stranded(g: Game, q: Piece) -> bool:
 
 
 def settle_stranded(g: Game, events: list[dict[str, Any]]) -> None:
-    """Passengers left without their carrier (it was destroyed or fell) come
-    down to the ground of their Square, or are destroyed if they cannot."""
-    aloft = g.aloft
+    """:func:`settle_stranded_by_rule`, looking only at the Pieces away from
+    the ground (``Derived.aloft``) and, once the game was settled, only at
+    those on Squares touched since (a fast path)."""
+    if not fastpaths.FAST_PATHS:
+        settle_stranded_by_rule(g, events)
+        return
+    aloft = g.derived.aloft
     if not aloft:
         return
     pieces = g.pieces
-    since = since_calm(g)
+    since = g.derived.touched_since_settled()
     if since is not None:
-        # Settled before (Game.calm): a Piece aloft can only have become
+        # Settled before (Derived.calm): a Piece aloft can only have become
         # stranded where a Square was touched since (its carrier left or
         # fell, or it moved or changed itself: the board primitives note
         # those Squares), so only the Pieces aloft there are looked at.
@@ -84,8 +80,17 @@ def settle_stranded(g: Game, events: list[dict[str, Any]]) -> None:
     else:
         # Nobody is stranded (nearly always): the loop below would change nothing.
         return
-    # The Pieces away from the ground (Game.aloft), in the board's order.
+    # The Pieces away from the ground, in the board's order.
     for pid in [i for i in g.pieces if i in aloft]:
+        if pid in g.pieces and stranded(g, g.pieces[pid]):
+            come_down(g, pid, events, "crash")
+
+
+def settle_stranded_by_rule(g: Game, events: list[dict[str, Any]]) -> None:
+    """Passengers left without their carrier (it was destroyed or fell) come
+    down to the ground of their Square, or are destroyed if they cannot
+    (l. 196-200, 597-601): every Piece, in the board's order."""
+    for pid in list(g.pieces):
         if pid in g.pieces and stranded(g, g.pieces[pid]):
             come_down(g, pid, events, "crash")
 
@@ -101,12 +106,17 @@ def prune_locks(g: Game) -> None:
 
 
 def prune_revealed(g: Game) -> None:
-    """Forget sightings of Pieces that have moved on (or are gone)."""
+    """:func:`prune_revealed_by_rule`, rebuilding nothing (a fast path) when
+    no Square was touched since the game was settled or every sighting
+    still holds."""
+    if not fastpaths.FAST_PATHS:
+        prune_revealed_by_rule(g)
+        return
     revealed = g.revealed
     if revealed:
-        since = since_calm(g)
+        since = g.derived.touched_since_settled()
         if since is not None and not since:
-            # Settled before (Game.calm) and nothing touched since: every
+            # Settled before (Derived.calm) and nothing touched since: every
             # sighting held then, and one lapses only when its Piece leaves
             # or changes level, which touches the Square it was seen on.
             return
@@ -134,6 +144,14 @@ def prune_revealed(g: Game) -> None:
         keep = [r for r in revealed if 0 <= r[1] < slots and r[0] in board[r[1]]]
         if len(keep) != len(revealed):
             g.revealed = tuple(keep)
+
+
+def prune_revealed_by_rule(g: Game) -> None:
+    """Forget sightings of Pieces that have moved on or are gone: a sighting
+    holds while its Piece stays where it was seen (l. 493-495)."""
+    keep = tuple(r for r in g.revealed if r[0] in g.pieces and g.pieces[r[0]].slot == r[1])
+    if keep != g.revealed:
+        g.revealed = keep
 
 
 def reveal(g: Game, pid: int) -> None:

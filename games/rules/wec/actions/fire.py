@@ -11,9 +11,11 @@ hands over to :mod:`.transport`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from .. import fastpaths
 from ..constants import (
     AIR,
     GROUND,
@@ -317,7 +319,9 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
                  weapons: tuple[str, ...] | None = None, dirs: list[list[int]] | None = None,
                  memo: dict[Any, Any] | None = None) -> None:
     """Add every legal Fire of ``p`` (not stunned) to ``out``, as its side
-    knows the board; ``weapons``, when the caller has them, are ``p``'s
+    knows the board: each weapon :func:`fire_block` lets it fire now (its
+    plain rule, inlined here: a fast path) at each aim (``fire_aims``);
+    ``weapons``, when the caller has them, are ``p``'s
     that are not cooling down (``ready_weapons(_weapons(p), p.cooldowns)``);
     ``dirs``, the listing's direction lists (see ``_add_directions``; one
     list for the whole listing); ``memo``, the
@@ -355,13 +359,26 @@ def fire_actions(game: Game, p: Piece, where: list[Any], hidden: frozenset[int],
             _add_directions(out, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
 
 
+@dataclass(slots=True)
+class Aims:
+    """The Fires of one weapon of one Piece that depend only on its id,
+    place and the options, as a listing built them (kept in the listing
+    memo under ``(piece id, weapon)``)."""
+
+    #: What they were built for: the Piece's row, column and level (and for
+    #: a Transport the ``transport_ground_to_ground_only`` option).
+    place: tuple[Any, ...]
+    #: The action dicts.
+    actions: list[dict[str, Any]]
+
+
 def _memo_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: frozenset[int],
                out: list[dict[str, Any]], dirs: list[list[int]], memo: dict[Any, Any]) -> None:
     """Add the Fires of ``weapon`` by ``p`` to ``out`` as ``_add_aims`` does,
     the ones that depend only on the Piece's id, place and the options (every
     direction Fire, every Transport aim) from ``memo``: the dicts built for
     the same Piece, weapon and place in an earlier listing of this side,
-    handed out again (read only, see docs/engine-api.md, wave 9). A Piece
+    handed out again (read only, see docs/engine-api.md). A Piece
     that did not move since its side's last listing (nearly all of them)
     gets the same dicts; the Sam and Torpedo targets, which depend on what
     the side sees, are built each time. One entry per Piece and weapon (the
@@ -376,15 +393,15 @@ def _memo_aims(game: Game, p: Piece, weapon: str, where: list[Any], hidden: froz
             _add_targets(game, p, weapon, where, hidden, out)
     key = (pid, weapon)
     e = memo.get(key)
-    if e is not None and e[0] == place:
-        out.extend(e[1])
+    if e is not None and e.place == place:
+        out.extend(e.actions)
         return
     made: list[dict[str, Any]] = []
     if weapon in TRANSPORT_LEVEL:
         _add_aims(game, p, weapon, where, hidden, made, dirs)
     else:
         _add_directions(made, where, pid, weapon, _AIMS[p.row * 16 + p.col], dirs)
-    memo[key] = (place, made)
+    memo[key] = Aims(place, made)
     out.extend(made)
 
 
@@ -530,7 +547,9 @@ def _add_targets(game: Game, p: Piece, weapon: str, where: list[Any], hidden: fr
                  out: list[dict[str, Any]]) -> None:
     """Add the Fires of ``weapon`` (a Jet's Rocket, a Sam or Torpedo
     Launcher) at each Piece its side sees in reach to ``out``, in the
-    board's order (``_add_aims``)."""
+    board's order (``_add_aims``). A homing target at the air or sub level
+    is sought (a fast path) only on the Squares where a Piece is aloft, not
+    on every Square in reach (:func:`_squares_by_rule`)."""
     pid = p.id
     board = game.board
     pieces = game.pieces
@@ -549,8 +568,7 @@ def _add_targets(game: Game, p: Piece, weapon: str, where: list[Any], hidden: fr
         level = GROUND
         any_colour = True
     else:
-        aloft = game.aloft
-        if not aloft:
+        if not game.derived.aloft and fastpaths.FAST_PATHS:
             # Nothing away from the ground: no air or sub level holds a Piece.
             return
         level = PROJECTILES[weapon][1]
@@ -564,13 +582,16 @@ def _add_targets(game: Game, p: Piece, weapon: str, where: list[Any], hidden: fr
     c0 = col - reach if col > reach else 1
     c1 = col + reach if col + reach < SIZE else SIZE
     if level == GROUND:
+        # (_squares_by_rule, inline: a ground target is sought Square by Square.)
         squares: Any = ((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
-    else:
-        # Only the Pieces away from the ground (Game.aloft) can be at the
+    elif fastpaths.FAST_PATHS:
+        # Only the Pieces away from the ground (Derived.aloft) can be at the
         # air or sub level: their Squares in reach, in the board's order
         # (what scanning every Square in reach would meet).
-        squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, aloft)
+        squares = sorted({(q.row, q.col) for q in map(pieces.__getitem__, game.derived.aloft)
                           if q.level == level and r0 <= q.row <= r1 and c0 <= q.col <= c1})
+    else:
+        squares = _squares_by_rule(r0, r1, c0, c1)
     for r, c in squares:
         for i in board[((r - 1) * SIZE + c - 1) * 3 + level]:
             if i in hidden or i == pid or (not any_colour and pieces[i].color == color):
@@ -578,6 +599,12 @@ def _add_targets(game: Game, p: Piece, weapon: str, where: list[Any], hidden: fr
             out.append({"type": "fire", "from": where, "piece": pid, "weapon": weapon,
                         "target": [r, c, name]})
             break
+
+
+def _squares_by_rule(r0: int, r1: int, c0: int, c1: int) -> Any:
+    """The Squares (row, col) from rows ``r0`` to ``r1`` and columns ``c0``
+    to ``c1``, in the board's order: where a target in reach may stand."""
+    return ((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
 
 
 #: The weapons whose aims are more than a direction (see _fire_aims).

@@ -83,14 +83,12 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
     allowed = own_candidates(game, only=own)
     matches: list[Candidate] = []
     for p in own:
-        # A Candidate is (piece, path, kind, carry, doze, routes, dozing),
-        # read by index: its landing slot is its path's last.
         for c in allowed.get(p.id, ()):
-            if c[1][-1] != dst_slot or (c[3] is not None) != carry:
+            if c.path[-1] != dst_slot or (c.carry is not None) != carry:
                 continue
-            if (doze_set is None) != (not c[6]):
+            if (doze_set is None) != (not c.dozing):
                 continue
-            if doze_set is not None and c[4] != doze_set:
+            if doze_set is not None and c.doze != doze_set:
                 continue
             matches.append(c)
     if not matches:
@@ -133,7 +131,7 @@ def apply_move(game: Game, action: dict[str, Any]) -> Game:
     turn["sequence"].append("M")
     track_reinforcements(g)
     # Settled here: the next action's aftermath looks only where it touches.
-    g.calm = len(g.touched)
+    g.derived.settled()
     record(game, g, move_action(game, cand), events, {"actor": describe(pieces[cand.piece])})
     settle_since(game, g, color)
     return g

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import SIZE, other
+from .. import fastpaths
+from ..constants import PRIMARY, SIZE, other
 from ..notation import mark_alike
 from ..state import Game
 from ..visibility import hidden_both, hidden_from, same_sight, sees_sub
@@ -21,7 +22,12 @@ def primaries(game: Game) -> dict[str, set[int]]:
     """The ids of each side's primary government Pieces."""
     out: dict[str, set[int]] = {"black": set(), "white": set()}
     pieces = game.pieces
-    for pid in game.prims:  # the board primitives keep this index
+    if not fastpaths.FAST_PATHS:
+        for pid, p in pieces.items():
+            if p.type in PRIMARY:
+                out[p.color].add(pid)
+        return out
+    for pid in game.derived.prims:  # the board primitives keep this index
         out[pieces[pid].color].add(pid)
     return out
 
@@ -42,11 +48,13 @@ def settle(game: Game, before: dict[str, set[int]], actor: str) -> None:
 
 
 def settle_since(start: Game, game: Game, actor: str) -> None:
-    """:func:`settle` for ``game``, made from ``start`` (unchanged) by an
-    action. A primary government Piece can only fall by being removed (which
-    replaces ``Game.prims``) or converted (which counts in ``Game.census``):
-    when neither moved, nothing fell and the primaries need not be listed."""
-    if game.census != start.census or game.prims is not start.prims:
+    """:func:`settle` (its plain rule) for ``game``, made from ``start``
+    (unchanged) by an action. A primary government Piece can only fall by
+    being removed (which replaces ``Derived.prims``) or converted (which
+    counts in ``Derived.census``): when neither moved, nothing fell and the
+    primaries need not be listed (a fast path)."""
+    if (not fastpaths.FAST_PATHS or game.derived.census != start.derived.census
+            or game.derived.prims is not start.derived.prims):
         settle(game, primaries(start), actor)
 
 
@@ -88,14 +96,14 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
     # Each side's hidden set before the action, then after it (kept on
     # ``g``, the acting side's first). ``g`` is a copy of ``before`` changed
     # by the board primitives only (every caller makes it so): while they
-    # changed nothing that sight reads (Game.sight), the Pieces need not be
+    # changed nothing that sight reads (Derived.sight), the Pieces need not be
     # compared (visibility.same_sight), and when the rest is alike too the
     # sets are the ones before. Once they did, both sides' sets are worked
     # out again in one pass without comparing first (the comparison found
     # them alike in under a tenth of those actions).
     actor_before = hidden_from(before, actor_color)
     enemy_before = hidden_from(before, enemy)
-    if g.sight == 0 and same_sight(before, g, True):
+    if g.derived.sight == 0 and same_sight(before, g, True):
         actor_after, enemy_after = actor_before, enemy_before
     else:
         black, white = hidden_both(g)
@@ -107,7 +115,7 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
             actor_after = actor_before
         if enemy_after == enemy_before:
             enemy_after = enemy_before
-    g.hidden_cache = {actor_color: actor_after, enemy: enemy_after}
+    g.derived.hidden = {actor_color: actor_after, enemy: enemy_after}
     old, new = before.pieces, g.pieces
     actor = extra.get("actor")
     if actor is None:
@@ -127,7 +135,7 @@ def record(before: Game, g: Game, action: dict[str, Any], events: list[dict[str,
                 extra["public"] = (was and now) or (was and pid not in new) or (now and pid not in old)
             else:
                 extra["public"] = was or now
-        # Which of two alike Pieces on one place acted (issue 17): the
+        # Which of two alike Pieces on one place acted: the
         # notation writes a "#n" marker, counted among the Pieces each reader
         # can see (mark_alike, called only where the place holds two).
         p = old.get(pid) if pid is not None else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import fastpaths
 from ..constants import GROUND, SIZE, slot_of
 from ..moves import PEACEFUL, Knowledge, can_land, describe, mixed_square, remove_piece
 from ..state import Game, Piece, Reinforcement
@@ -19,18 +20,18 @@ from .common import illegal, read_square
 
 
 def track_reinforcements(game: Game) -> None:
-    """Arm a reinforcement when a friendly Piece stands on its activation
-    Square at ground level; make it ready once that Square is left empty
-    (no Piece at any level, l. 680-681) on a later Turn than the one it was
-    armed in (l. 581-584): arriving and leaving within one Turn readies
-    nothing. The Squares armed during the Turn in progress are kept in
-    ``game.turn["armed"]`` (docs/rulings.md, "Readying a reinforcement")."""
+    """:func:`track_reinforcements_by_rule`, doing nothing (a fast path) when
+    no Square was touched since the game was last settled, or when no
+    reinforcement would change."""
+    if not fastpaths.FAST_PATHS:
+        track_reinforcements_by_rule(game)
+        return
     waiting = game.reinforcements
     if not waiting:
         return
-    calm = game.calm
-    if calm >= 0 and calm == len(game.touched):
-        # Tracked when the game was last settled (Game.calm), and no Square
+    d = game.derived
+    if d.calm == len(d.touched):
+        # Tracked when the game was last settled (Derived.calm), and no Square
         # touched since: no Piece came to or left any activation Square.
         return
     board = game.board
@@ -53,6 +54,16 @@ def track_reinforcements(game: Game) -> None:
                 break
         else:
             return
+    track_reinforcements_by_rule(game)
+
+
+def track_reinforcements_by_rule(game: Game) -> None:
+    """Arm a reinforcement when a friendly Piece stands on its activation
+    Square at ground level; make it ready once that Square is left empty
+    (no Piece at any level, l. 680-681) on a later Turn than the one it was
+    armed in (l. 581-584): arriving and leaving within one Turn readies
+    nothing. The Squares armed during the Turn in progress are kept in
+    ``game.turn["armed"]`` (docs/rulings.md, "Readying a reinforcement")."""
     changed = False
     out = []
     armed_now = game.turn.get("armed", ())
@@ -158,7 +169,11 @@ def reinforce_fits(g: Game, new: Piece) -> bool:
 
 
 def reinforce_actions(game: Game, out: list[dict[str, Any]]) -> None:
-    """Add every legal Reinforce of the side to move to ``out``."""
+    """:func:`reinforce_actions_by_rule` with the ready reinforcements kept
+    per tuple of reinforcements (``_watch``: a fast path)."""
+    if not fastpaths.FAST_PATHS:
+        reinforce_actions_by_rule(game, out)
+        return
     color = game.to_move
     turn = game.turn
     if not turn["reinforce"] and not restriction_error(game, "R", None):
@@ -168,3 +183,19 @@ def reinforce_actions(game: Game, out: list[dict[str, Any]]) -> None:
                 seen.add((r.row, r.col, r.type))
                 if reinforce_fits(game, Piece(0, r.type, color, r.row, r.col, GROUND, r.hand)):
                     out.append({"type": "reinforce", "to": [r.row, r.col], "piece_type": r.type})
+
+
+def reinforce_actions_by_rule(game: Game, out: list[dict[str, Any]]) -> None:
+    """Add every legal Reinforce of the side to move to ``out`` (one a Turn,
+    l. 57-59, as the Action Restriction allows): each ready reinforcement of
+    its side (l. 578-585), a type on a Square once, where its side knows
+    there is room (``reinforce_fits``)."""
+    color = game.to_move
+    if game.turn["reinforce"] or restriction_error(game, "R", None):
+        return
+    seen = set()
+    for r in game.reinforcements:
+        if r.ready and r.color == color and (r.row, r.col, r.type) not in seen:
+            seen.add((r.row, r.col, r.type))
+            if reinforce_fits(game, Piece(0, r.type, color, r.row, r.col, GROUND, r.hand)):
+                out.append({"type": "reinforce", "to": [r.row, r.col], "piece_type": r.type})

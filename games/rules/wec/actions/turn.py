@@ -13,6 +13,7 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
+from .. import fastpaths
 from ..constants import LEVEL_INDEX, other, slot_of
 from ..moves import Candidate, describe
 from ..notation import sequence, turn_text
@@ -134,7 +135,10 @@ def turn_record(entries: list[dict[str, Any]], color: str, number: int, rule: st
     ``own`` texts leave out only events marked not ``own``; the enemy's
     plain text only entries and events not ``public``; its notation also
     drops the ``,SQ:`` order and writes a Piece's public ``#n`` mark, which
-    only an acting Piece's description (``actor``, ``other``) can carry."""
+    only an acting Piece's description (``actor``, ``other``) can carry.
+    A fast path of :func:`turn_record_by_rule`, which writes all six."""
+    if not fastpaths.FAST_PATHS:
+        return turn_record_by_rule(entries, color, number, rule, order)
     text, plain = turn_text(entries, restriction=rule), plain_text(entries, color=color)
     all_own = all_public = True
     marked = False
@@ -161,6 +165,25 @@ def turn_record(entries: list[dict[str, Any]], color: str, number: int, rule: st
         censored = text[: -len(tail)] if text.endswith(tail) else text
     else:
         censored = turn_text(entries, censored=True)
+    return _record(color, number, text, censored, plain, plain_censored, own, plain_own, order)
+
+
+def turn_record_by_rule(entries: list[dict[str, Any]], color: str, number: int, rule: str, order: str
+                        ) -> dict[str, Any]:
+    """The record of a finished Turn (GAME HISTORY, l. 1755-1800): its
+    notation in full, as the enemy may read it (censored, l. 340-347,
+    1755-1760) and as the acting side itself may; the same three in plain
+    English; and the order its actions were taken in."""
+    return _record(color, number, turn_text(entries, restriction=rule), turn_text(entries, censored=True),
+                   plain_text(entries, color=color), plain_text(entries, censored=True, color=color),
+                   turn_text(entries, censored="own", restriction=rule),
+                   plain_text(entries, censored="own", color=color), order)
+
+
+def _record(color: str, number: int, text: str, censored: str, plain: str, plain_censored: str, own: str,
+            plain_own: str, order: str) -> dict[str, Any]:
+    """A Turn's record dict from its texts; a text equal to the full one is
+    that same string."""
     return {
         "color": color,
         "number": number,
@@ -192,9 +215,9 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
             else:
                 kept.append(proj)
         game.projectiles = tuple(kept)
-    # The side's own Pieces, in id order (Game.sides), are all that is looked at.
+    # The side's own Pieces, in id order (Derived.sides), are all that is looked at.
     pieces = game.pieces
-    moving = [i for i in game.sides[color] if pieces[i].transport is not None]
+    moving = [i for i in game.derived.sides[color] if pieces[i].transport is not None]
     for pid in moving:
         q = game.pieces.get(pid)
         if q is None or q.transport is None or q.color != color:
@@ -207,7 +230,7 @@ def end_of_turn(game: Game, events: list[dict[str, Any]]) -> None:
     # listed first (in id order: each touches at most its own Square, and
     # the Squares touched are read as a set).
     pieces = game.pieces
-    for pid, q in [(i, q) for i in game.sides[color] if (q := pieces[i]).cooldowns or q.stun]:
+    for pid, q in [(i, q) for i in game.derived.sides[color] if (q := pieces[i]).cooldowns or q.stun]:
         cooldowns = tuple([(k, v - 1) for k, v in q.cooldowns if v > 1])
         if q.stun:
             game.update(pid, stun=max(0, q.stun - 1), cooldowns=cooldowns)
@@ -261,8 +284,8 @@ def apply_end_turn(game: Game) -> Game:
     g.turn = empty_turn()
     # The new Turn arms nothing yet: a reinforcement armed in the Turn just
     # ended may get ready without any Square touched, so the next action's
-    # aftermath looks at everything again (Game.calm).
-    g.calm = -1
+    # aftermath looks at everything again (Derived.calm).
+    g.derived.unsettled()
     g.to_move = other(color)
     g.turn_number += 1
     decide(g, fallen, color)

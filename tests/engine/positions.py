@@ -1,5 +1,6 @@
-"""Shared helpers for the engine part-2 tests (Fires, Articles, Transports,
-Action Restrictions). Not collected by pytest itself.
+"""Described positions for the engine's tests: scenario documents built from
+a few Pieces and Articles, and the actions played on them (Fires, Articles,
+Transports, Action Restrictions). Not collected by pytest itself.
 
 Manual: shared/seeds/001_e7d07cd680448a43.txt; contract: docs/engine-api.md.
 Squares are (row, col); Black moves first and its forward is +row, its left

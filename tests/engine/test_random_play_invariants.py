@@ -1,4 +1,4 @@
-"""Properties of random legal games using every action type (engine part 2).
+"""Invariants of random legal games that use every action type.
 
 Each example plays from the standard game or from a random crowded scenario,
 choosing first an action type, then an action of that type, among
@@ -16,31 +16,19 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import games.rules.wec as wec
+
+from .random_play import COLORS, capacity, crowd, property_settings
 
 COEXIST = {"sub", "chopper", "dozer", "destroyer", "aaa", "jet"}
 NATIVE = {"jet": {"air"}, "chopper": {"air"}, "sub": {"sub"}}
 CARRIER = {"air": "chopper", "sub": "sub"}
 LEVELS = ("ground", "air", "sub")
-COLORS = ("black", "white")
-HANDED = {"tank", "cleric", "chopper"}
-ARTICLES = ["flamer", "stunner", "conversion", "rocket_launcher", "sam_launcher", "torpedo_launcher", "stealth",
-            "anti_flamer", "anti_stunner", "anti_conversion", "anti_rocket", "anti_sam", "anti_torpedo",
-            "anti_stealth", "bike", "jump_pack", "scuba", "xxx"]
-GROUND_TYPES = ["queen", "tank", "dozer", "destroyer", "aaa", "cleric", "rocket_pawn", "stunner_pawn",
-                "flamer_pawn", "conversion_pawn", "stealth_pawn", "xxx_pawn", "sam_torpedo_pawn", "jet", "chopper",
-                "sub"]
 RESTRICTIONS = ["none", "none", "move_only", "one_action_per_piece", "12dpxmr", "12dpxmr_one_piece"]
 LIMITS = {"move": 1, "fire": 2, "pickup": 1, "drop": 1, "exchange": 1, "reinforce": 1}
-
-
-def capacity(kind, articles):
-    if kind == "xxx_pawn":
-        return 2
-    return 3 if "xxx" in articles else 1
 
 
 # --- strategies ----------------------------------------------------------------------------
@@ -76,52 +64,13 @@ def crowded_scenarios(draw):
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     opts = _options(draw)
     for _ in range(50):
-        doc = _crowd(rng, opts)
+        doc = crowd(rng, opts)
         try:
             wec.load_scenario(doc)
         except ValueError:
             continue
         return "scenario", rng.randint(0, 2**32 - 1), doc
     raise AssertionError("no valid crowded scenario in 50 tries")
-
-
-def _crowd(rng, opts):
-    pieces = [{"type": "king", "color": "black", "row": 1, "col": 1},
-              {"type": "king", "color": "white", "row": 10, "col": 10}]
-    used = set()
-    for _ in range(rng.randint(8, 22)):
-        kind = rng.choice(GROUND_TYPES)
-        color = rng.choice(COLORS)
-        level = "ground"
-        if kind in ("jet", "chopper") and rng.random() < 0.5:
-            level = "air"
-        if kind == "sub" and rng.random() < 0.5:
-            level = "sub"
-        row, col = rng.randint(3, 8), rng.randint(2, 9)
-        if (row, col, level) in used:
-            continue
-        used.add((row, col, level))
-        d = {"type": kind, "color": color, "row": row, "col": col, "level": level}
-        if kind in HANDED:
-            d["hand"] = rng.choice(["left", "right"])
-        n = rng.choice([0, 0, 1, 1, 2, 3])
-        arts = [rng.choice(ARTICLES) for _ in range(n)]
-        if n > 1 and kind != "xxx_pawn":
-            arts[0] = "xxx"
-        if len(arts) > capacity(kind, arts):
-            arts = arts[:1] if kind != "xxx_pawn" else arts[:2]
-        d["articles"] = arts
-        pieces.append(d)
-    ground = Counter()
-    articles = []
-    for _ in range(rng.randint(5, 30)):
-        row, col = rng.randint(2, 9), rng.randint(2, 9)
-        if ground[(row, col)] < 2:
-            ground[(row, col)] += 1
-            articles.append({"type": rng.choice(ARTICLES), "row": row, "col": col})
-    return {"to_move": rng.choice(COLORS), "options": opts, "pieces": pieces, "articles": articles,
-            "reinforcements": [{"type": "jet", "color": "black", "row": 7, "col": 5},
-                               {"type": "sub", "color": "white", "row": 4, "col": 6}]}
 
 
 games = st.one_of(standard_games(), crowded_scenarios())
@@ -148,15 +97,6 @@ def play(case, cap):
         yield g, acts, a
         g = wec.apply(g, a)
     yield g, wec.legal_actions(g), None
-
-
-def _settings(examples):
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-        phases=[Phase.explicit, Phase.reuse, Phase.generate],
-    )
 
 
 # --- invariants --------------------------------------------------------------------------
@@ -202,7 +142,7 @@ def article_total(doc):
 # --- tests -------------------------------------------------------------------------------
 
 
-@_settings(30)
+@property_settings(30)
 @given(games)
 def test_random_games_keep_the_board_legal_and_articles_permanent(case):
     total = None
@@ -214,7 +154,7 @@ def test_random_games_keep_the_board_legal_and_articles_permanent(case):
         assert n == total, "Articles are permanent: ground + carried must stay the same"
 
 
-@_settings(25)
+@property_settings(25)
 @given(games)
 def test_every_legal_action_applies_and_leaves_its_input_unchanged(case):
     for i, (g, acts, a) in enumerate(play(case, 60)):
@@ -229,7 +169,7 @@ def test_every_legal_action_applies_and_leaves_its_input_unchanged(case):
         assert after is not g
 
 
-@_settings(25)
+@property_settings(25)
 @given(games)
 def test_dump_load_round_trip_in_mid_game(case):
     for g, _, _ in play(case, 60):
@@ -240,7 +180,7 @@ def test_dump_load_round_trip_in_mid_game(case):
         assert wec.legal_actions(loaded) == wec.legal_actions(g)
 
 
-@_settings(25)
+@property_settings(25)
 @given(games)
 def test_turn_limits_and_restrictions_hold_in_legal_actions(case):
     kind, seed, payload = case
@@ -264,7 +204,7 @@ def test_turn_limits_and_restrictions_hold_in_legal_actions(case):
         done[a["type"]] += 1
 
 
-@_settings(25)
+@property_settings(25)
 @given(games)
 def test_stunned_pieces_are_never_offered_an_action(case):
     for g, acts, _ in play(case, 60):
@@ -282,7 +222,7 @@ def test_stunned_pieces_are_never_offered_an_action(case):
                 assert tuple(a["to"]) not in lone, a
 
 
-@_settings(25)
+@property_settings(25)
 @given(games)
 def test_pieces_in_transport_are_never_offered_a_move(case):
     for g, acts, _ in play(case, 60):
@@ -296,7 +236,7 @@ def test_pieces_in_transport_are_never_offered_a_move(case):
                 assert tuple(a["from"]) not in riding, a
 
 
-@_settings(25)
+@property_settings(25)
 @given(games)
 def test_legal_actions_are_distinct(case):
     for _g, acts, _ in play(case, 60):
@@ -305,7 +245,7 @@ def test_legal_actions_are_distinct(case):
         assert not dupes, dupes[:3]
 
 
-@_settings(25)
+@property_settings(25)
 @given(games)
 def test_finished_games_offer_nothing(case):
     last = None
@@ -328,7 +268,7 @@ def test_finished_games_offer_nothing(case):
             raise AssertionError(f"a finished game accepted {action}")
 
 
-@_settings(25)
+@property_settings(25)
 @given(games)
 def test_views_never_raise_and_show_ids_only_on_own_pieces(case):
     for g, _, _ in play(case, 60):

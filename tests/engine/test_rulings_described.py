@@ -1,10 +1,10 @@
-"""Rules fidelity, second pass (issue 11): each test sets up a described
+"""Rulings checked on described positions: each test sets up a described
 position with ``load_scenario`` and checks one statement of the manual
 (shared/seeds/001_e7d07cd680448a43.txt, cited by line) or one ruling of
 docs/rulings.md.
 
 Squares are (row, col); Black moves first and its forward is +row. Unless a
-test says otherwise every enemy is in plain sight (part2_helpers.VISIBLE) and
+test says otherwise every enemy is in plain sight (positions.VISIBLE) and
 the kings wait in column 1 ((1, 1) and (10, 1)).
 """
 
@@ -14,7 +14,7 @@ import pytest
 
 import games.rules.wec as wec
 
-from .part2_helpers import (
+from .positions import (
     END,
     A,
     P,

@@ -1,8 +1,8 @@
-"""Exact Undo, replay and reload under every option (issue 10 part 4, issue 17).
+"""Exact Undo, replay and reload under every option, alike Pieces sharing a place included.
 
 Random games through the public facade, under random valid option sets, from
 the standard game of those options or from a crowded scenario that puts pairs
-of alike Pieces on one place. In every game (games.rules.wec.exactness):
+of alike Pieces on one place. In every game (tools.engine.exactness):
 
 * every legal action applies;
 * ``undo(g, n)`` at random points equals the game ``n`` actions before
@@ -15,7 +15,7 @@ of alike Pieces on one place. In every game (games.rules.wec.exactness):
 
 About 300 games in all: one per documented option value (that value pinned,
 the rest random) and 100 drawn by hypothesis. The benchmark command
-``python -m games.rules.wec.exactness --games 2000`` runs thousands.
+``python -m tools.engine.exactness --games 2000`` runs thousands.
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from games.rules.wec import new_game
-from games.rules.wec.exactness import KINDS, check_game, option_values, random_options
 from games.rules.wec.options import OPTION_NAMES, resolve
+from tools.engine.exactness import KINDS, check_game
+from tools.engine.randomgames import option_values, random_options
 
 CAP = 40
 
@@ -91,7 +92,7 @@ def test_undo_replay_and_reload_are_exact_under_random_options(opts, seed, crowd
 def test_the_checks_can_fail(monkeypatch):
     # The checker is not vacuous: a reload that loses Pieces' cooldowns and
     # Pawns' first-Move state is caught as a reload mismatch.
-    import games.rules.wec.exactness as ex
+    import tools.engine.exactness as ex
 
     real = ex.load_scenario
 

@@ -1,4 +1,4 @@
-"""Properties of the rules fixed in issue 11, over random valid option sets.
+"""Properties of the rules over random valid option sets.
 
 Each example draws a full option set (movement system, ranges, governments,
 amounts, restrictions, visibility, transport and stun options, Sub/Jet combat
@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 import games.rules.wec as wec
 from games.rules.wec.actions import turn as wec_turn
 
-from .test_part2_properties import _crowd, _settings
+from .random_play import crowd, property_settings
 
 NON_COMBAT = {"dozer", "destroyer", "aaa"}
 TRANSPORTS = {"bike", "jump_pack", "scuba"}
@@ -87,7 +87,7 @@ def cases(draw):
     for _ in range(50):
         crowd_opts = {k: v for k, v in opts.items()
                       if k not in ("black_government", "white_government")}
-        doc = _crowd(rng, crowd_opts)
+        doc = crowd(rng, crowd_opts)
         if rng.random() < 0.7:
             # Bring the kings into the fight so that some games end.
             for king in (p for p in doc["pieces"] if p["type"] == "king"):
@@ -155,7 +155,7 @@ def _mixed_squares_seen(g, color) -> set[tuple[int, int]]:
     return {(r, c) for (r, c, _lv), colors in places.items() if len(colors) == 2}
 
 
-@_settings(25)
+@property_settings(25)
 @given(cases())
 def test_the_fixed_rules_hold_in_random_games_under_random_options(case):
     kind, seed, payload = case

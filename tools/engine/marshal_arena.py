@@ -1,6 +1,6 @@
 """Benchmark (not a test): the AI against a random mover and a greedy player, and playout speed.
 
-    python3 -m games.rules.marshal.arena --games 200
+    python -m tools.engine.marshal_arena --games 200
 
 Prints win rates with Wilson 95% intervals and random playouts per second.
 """
@@ -8,15 +8,15 @@ Prints win rates with Wilson 95% intervals and random playouts per second.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from collections.abc import Callable
 from typing import Any
 
-from . import apply, legal_actions, new_game, outcome, to_move, view
-from .ai import choose_action, greedy_action
-from .state import Game
+from games.rules.marshal import apply, legal_actions, new_game, outcome, to_move, view
+from games.rules.marshal.ai import choose_action, greedy_action
+from games.rules.marshal.state import Game
+from tools.engine.stats import wilson
 
 Player = Callable[[Game, str, random.Random], dict[str, Any]]
 
@@ -48,15 +48,6 @@ def play(black: Player, white: Player, seed: int, turn_limit: int) -> dict[str, 
     result = outcome(game)
     assert result is not None
     return result
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def match(name: str, opponent: Player, games: int, turn_limit: int) -> None:
@@ -98,7 +89,7 @@ def playouts(seconds: float) -> None:
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="games per opponent")
     parser.add_argument(
@@ -106,7 +97,7 @@ def main() -> None:
     )
     parser.add_argument("--playout-seconds", type=float, default=10.0)
     parser.add_argument("--only", choices=("random", "greedy", "playouts"), default=None)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.only in (None, "playouts"):
         playouts(args.playout_seconds)
     if args.only in (None, "random"):

@@ -2,7 +2,7 @@
 won as the manual ends a game (l. 48-49, 456-458), each side seeing only
 what it may (l. 340-347).
 
-    python3 -m games.rules.wec.arena --a hard --b easy --games 20 --seed 1 --budget 0.5
+    python -m tools.engine.arena --a hard --b easy --games 20 --seed 1 --budget 0.5
 
 Players: ``random`` (any legal action, uniformly), ``greedy`` (the best
 one-Turn material gain by a plain look at the full board it sees: every Move
@@ -20,17 +20,28 @@ which the player used it at least once (and how many times in all).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from collections.abc import Callable
 from typing import Any
 
-from . import apply, legal_actions, new_game, outcome
-from .ai import choose_action as easy_action
-from .ai import material, piece_value
-from .search import choose_turn, follow_plan
-from .state import Game
+from games.rules.wec import (
+    apply,
+    dump_scenario,
+    hidden_from,
+    legal_actions,
+    load_scenario,
+    new_game,
+    outcome,
+    view,
+)
+from games.rules.wec.ai import choose_action as easy_action
+from games.rules.wec.ai import fire_may_hit, material, piece_value
+from games.rules.wec.constants import LEVEL_INDEX, slot_of
+from games.rules.wec.search import choose_turn, follow_plan
+from games.rules.wec.state import Game
+
+from .stats import wilson
 
 Player = Callable[[Game, int, float | None], dict[str, Any] | None]
 #: Node budget of the searching levels (None: only the think-time limit).
@@ -48,10 +59,6 @@ def greedy_player(game: Game, seed: int, budget: float | None) -> dict[str, Any]
     """One-Turn greedy: a Fire that gains material (up to two), the Move that
     gains most material (a random one when none does), then End Turn. Only
     Moves onto and Fires toward enemy Pieces it sees are tried."""
-    from . import view  # noqa: PLC0415
-    from .ai import fire_may_hit  # noqa: PLC0415
-    from .constants import LEVEL_INDEX, slot_of  # noqa: PLC0415
-
     actions = legal_actions(game)
     if not actions:
         return None
@@ -76,7 +83,7 @@ def greedy_player(game: Game, seed: int, budget: float | None) -> dict[str, Any]
             if a["type"] == "fire":
                 g2 = g.copy()
                 g2.turn["moved"] = True
-                g2.hidden_cache = {}
+                g2.seal()
                 g = apply(g2, {"type": "end_turn"})
         except ValueError:
             continue
@@ -132,15 +139,6 @@ PLAYERS: dict[str, Player] = {
 }
 
 
-def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = points / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def _kind(a: dict[str, Any]) -> str:
     if a["type"] == "fire" and a.get("weapon") in TRANSPORTS:
         return "transport"
@@ -190,8 +188,6 @@ def percentile(xs: list[float], q: float) -> float:
 
 def _without_hidden(g: Game) -> Game:
     """The same game with every Piece hidden from the side to move removed."""
-    from . import dump_scenario, hidden_from, load_scenario  # noqa: PLC0415
-
     hidden = hidden_from(g, g.to_move)
     doc = dump_scenario(g)
     doc["pieces"] = [p for p in doc["pieces"] if p["id"] not in hidden]
@@ -205,8 +201,6 @@ def twins(pairs: int, seed: int, level: str, nodes: int) -> None:
     """Fairness: random positions (random options, random play) where the side
     to move cannot see something; its twin has those Pieces removed. Same view,
     so the AI must choose the same Turn. Prints how many pairs differed."""
-    from . import view  # noqa: PLC0415
-
     rng = random.Random(seed)
     compared = differ = 0
     start = time.perf_counter()
@@ -220,8 +214,6 @@ def twins(pairs: int, seed: int, level: str, nodes: int) -> None:
             if not acts:
                 break
             g = apply(g, rng.choice(acts))
-        from . import hidden_from  # noqa: PLC0415
-
         if outcome(g) or not hidden_from(g, g.to_move):
             continue
         try:
