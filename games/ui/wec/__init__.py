@@ -7,13 +7,21 @@ template tag libraries over them (templatetags/)."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from games.rules.wec import search
+
+from . import actions
 from . import options as OPTIONS  # noqa: N812 (the options form, as GameUI names it)
+from .actions import match_legal_action
+from .board import viewer_words
 from .context import board_context, board_params, kept_selection, review_context, watch_context
 from .fastpage import render_board
-from .highlights import carry_ends, signature_changes, since_last_text
+from .highlights import carry_ends, remember_views, signature_changes, since_last_text
 from .highlights import signature as view_signature
+from .record import translated_line
+from .refusals import translate
 
 NAME = "wec"
 LABEL = _("Weaponized Chess")
@@ -73,9 +81,6 @@ __all__ = [
 def plain_words(line: str, color: str) -> str:
     """A plain-English record line with its direction words turned for the
     reader (north is up on each player's own screen), in the reader's language."""
-    from .board import viewer_words
-    from .record import translated_line
-
     return translated_line(viewer_words(line, color))
 
 
@@ -91,16 +96,12 @@ def actor(engine, state, color: str) -> bool:
 
 def accepts(engine, state, color: str, action: dict, legal: list) -> dict:
     """The logged form of a posted action: the entry of legal_actions it is."""
-    from .actions import match_legal_action
-
     return match_legal_action(action, legal)
 
 
 def action_from_fields(data) -> dict:
     """An action posted one field per key, as the board's buttons post it."""
-    from .actions import action_from_fields as read
-
-    return read(data)
+    return actions.action_from_fields(data)
 
 
 def after_settle(game, views: dict) -> None:
@@ -109,10 +110,6 @@ def after_settle(game, views: dict) -> None:
     which would otherwise replay the Turn from a snapshot."""
     if getattr(game, "last_action_type", None) != "end_turn":
         return
-    from django.db import transaction
-
-    from .highlights import remember_views
-
     transaction.on_commit(lambda g=game, s=game.seq, v=views: remember_views(g, s, v))
 
 
@@ -123,8 +120,6 @@ def ai_action(engine, state, level: str, rng, memo: dict, think_seconds: float) 
     which lives as long as one run of the AI task)."""
     if level == "easy":
         return engine.choose_action(state, rng.randrange(2**31))
-    from games.rules.wec import search
-
     if "plan" not in memo:
         memo["plan"] = search.choose_turn(state, level, rng.randrange(2**31), budget_s=think_seconds)
     action, memo["plan"] = search.follow_plan(state, memo["plan"], rng.randrange(2**31))
@@ -133,6 +128,4 @@ def ai_action(engine, state, level: str, rng, memo: dict, think_seconds: float) 
 
 def refusal(message: str) -> str:
     """An engine refusal in the reader's language (games/ui/wec/refusals.py)."""
-    from .refusals import translate
-
     return translate(message)

@@ -25,6 +25,7 @@ from django.utils.translation import ngettext
 from games import doorbells
 from games.engines import get_engine
 from games.models import Game
+from games.selectors import load_state
 from games.store import render_cache
 from games.store.action_log import turn_ends
 
@@ -243,8 +244,6 @@ def remember_views(game: Game, seq: int, views: dict[str, dict]) -> None:
 
 
 def _view_at(game: Game, seq: int, color: str) -> dict:
-    from games.selectors import load_state
-
     key = _view_key(game, seq, color)
     view = _VIEWS.get(key)
     if view is not None:

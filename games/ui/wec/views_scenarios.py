@@ -15,15 +15,15 @@ from games.forms import NewGameForm
 from games.views.common import club_refused
 from wecsite.ratelimit import rate_limited
 
-from . import NAME, OPTIONS, OPTIONS_PREFIX
+from . import NAME, OPTIONS, OPTIONS_PREFIX, board_editor
+from .board import build_board
+from .scenario_text import SHIPPED, ScenarioTextError, check, parse, shipped_about, to_text
 from .selectors import scenario_document
 from .services_scenarios import save_scenario
 
 
 def _preview(doc: dict):
     """The whole position as the author wrote it (the author knows it all)."""
-    from .board import build_board
-
     view = {
         "pieces": [dict(p, stun=0) for p in doc.get("pieces", [])],
         "articles": doc.get("articles", []),
@@ -37,10 +37,6 @@ def _preview(doc: dict):
 def _editor_context(text: str, held: str = "") -> dict:
     """The point-and-click editor's palette and grid for the position in `text`
     (a text the parser refuses gets no grid: the text form shows the error)."""
-
-    from . import board_editor
-    from .scenario_text import ScenarioTextError, parse
-
     context = {
         "palette": board_editor, "held": held,
         "palette_tools": [("place", _("Place")), ("remove", _("Remove")), ("move", _("Move (pick up, then click where)"))],
@@ -62,9 +58,6 @@ def scenario_editor(request):
     """Write a position, check it with the engine, save it, start a game from it.
     A click on the point-and-click editor's board posts here too (`square` or
     `what=government`): the text is changed and the editor comes back."""
-    from . import board_editor
-    from .scenario_text import SHIPPED, ScenarioTextError, check, parse, shipped_about, to_text
-
     context = {"shipped": [(key, shipped.title) for key, shipped in SHIPPED.items()],
                "scenarios": selectors.scenarios_for(request.user)}
     status = 200
