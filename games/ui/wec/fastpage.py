@@ -35,9 +35,10 @@ from games import urlmemo
 from games.boardpatch import END_MARK, CutHTML
 from games.templatetags.clock_time import clock_label
 
-from .grid import Catalogue, LanguageMemos, _e, csrf_input, render_grid
+from .grid import Catalogue, LanguageMemos, csrf_input, render_grid
+from .grid import escape_value as _e
 from .templatetags.wec_fastboard import OnceNode
-from .words import color_name, piece_name, reason_name
+from .words import color_name, level_name, piece_name, reason_name
 
 BOARD_TEMPLATE = "games/wec/board.html"
 
@@ -325,8 +326,6 @@ def _clocks(context: dict, w: _Words, game, status) -> str:
 
 def _selection(context: dict, w: _Words, selected) -> str:
     """board.html's line about the selected piece."""
-    from .words import level_name
-
     mode = context.get("mode", _MISSING)
     board_url = _s(context.get("board_url", _MISSING))
     selected_key = _s(context.get("selected_key", _MISSING))

@@ -61,6 +61,9 @@ def _e(value) -> str:
     return conditional_escape(value)
 
 
+escape_value = _e  # the same escaping for the rest of the board written in Python (fastpage)
+
+
 def _bt(words: Catalogue, msgid: str, **values) -> str:
     """`{% blocktranslate with k=v %}`: the translation (not escaped: the
     catalogue is trusted) with the values escaped; falls back to the msgid
