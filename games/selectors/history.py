@@ -158,7 +158,7 @@ def view_digest(game: Game, seats, state, color: str, view: dict | None = None) 
     undo starts a new one) and the lines past the records (the Turn a game
     ended in): a finished Turn's line never changes within an epoch, so
     those determine the whole record, and the digest costs the same however
-    long the game (issue 12).  The lines are the engine's own, before
+    long the game.  The lines are the engine's own, before
     translation, so the reader's language does not enter the digest."""
     engine = get_engine(game.engine)
     who = None if is_review(game) else color
@@ -183,7 +183,7 @@ def view_digest(game: Game, seats, state, color: str, view: dict | None = None) 
         "seats": sorted(
             (s.color, s.user_id, s.deadline.isoformat() if s.deadline else None) for s in seats
         ),
-        # Vacation (issue 14): a paused clock's time left and the "on vacation
+        # Vacation: a paused clock's time left and the "on vacation
         # until …" badge are on both players' pages.
         "vacation": sorted(
             (

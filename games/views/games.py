@@ -226,7 +226,7 @@ def game_act(request, game_id: int):
 
     An accepted action is answered from the game the service has just
     written (its seats carry the new view versions): the game is read once,
-    under its lock, not before and again after (issue 12)."""
+    under its lock, not before and again after."""
     error = None
     status = 200
     action = entry = None
