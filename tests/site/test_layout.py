@@ -26,8 +26,9 @@ Importing ``a.b.c`` runs the packages ``a`` and ``a.b`` first, so an
 import is an edge to the module named and to each package above it, except
 the importing module's own packages (Python has started those already).
 
-``python tests/site/test_layout.py`` prints the graph's figures and every
-deferred import with its reason.  No database is needed.
+``python -m pytest tests/site/test_layout.py -k figures -s -q`` prints the
+graph's figures and every deferred import with its reason.  No database is
+needed.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from source_reading import docstring_nodes, find_cycle, type_checking_nodes
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("games", "accounts", "wecsite")
@@ -142,18 +144,6 @@ class Import:
     reason: str
 
 
-def _type_checking_nodes(tree: ast.AST) -> set[int]:
-    out: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and (
-            (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
-            or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
-        ):
-            for inner in node.body:
-                out.update(id(n) for n in ast.walk(inner))
-    return out
-
-
 def _function_nodes(tree: ast.AST) -> set[int]:
     """ids of the nodes inside a function's body."""
     out: set[int] = set()
@@ -173,6 +163,16 @@ def _project(target: str) -> bool:
     return target.split(".")[0] in PROJECT
 
 
+def _from_target(node: ast.ImportFrom, base: str) -> str:
+    """The module `from ... import` names, relative imports resolved from
+    the package `base`."""
+    if not node.level:
+        return node.module or ""
+    parts = base.split(".")
+    parts = parts[: len(parts) - (node.level - 1)]
+    return ".".join(parts + ([node.module] if node.module else []))
+
+
 def imports(name: str, source: str | None = None, modules: dict[str, Path] = MODULES) -> list[Import]:
     """Every import of a project module in `name` (or in `source` read as
     that module), at any depth of the code, TYPE_CHECKING ones left out."""
@@ -180,7 +180,7 @@ def imports(name: str, source: str | None = None, modules: dict[str, Path] = MOD
     text = path.read_text() if source is None else source
     lines = text.splitlines()
     tree = ast.parse(text, str(path))
-    skip = _type_checking_nodes(tree)
+    skip = type_checking_nodes(tree)
     in_function = _function_nodes(tree)
     base = name if _is_package(name, modules) else name.rpartition(".")[0]
     out = []
@@ -220,12 +220,7 @@ def imports(name: str, source: str | None = None, modules: dict[str, Path] = MOD
                 if _project(alias.name):
                     note(alias.name, [], node)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = base.split(".")
-                parts = parts[: len(parts) - (node.level - 1)]
-                target = ".".join(parts + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = _from_target(node, base)
             if not _project(target):
                 continue
             names = [a.name for a in node.names]
@@ -262,33 +257,6 @@ def graph(modules: dict[str, Path] = MODULES) -> dict[str, set[str]]:
             edges |= edges_of(name, imp.target, modules)
         g[name] = edges
     return g
-
-
-def find_cycle(g: dict[str, set[str]]) -> list[str] | None:
-    """One import cycle of ``g`` as a list of modules, or None."""
-    state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(n: str) -> list[str] | None:
-        state[n] = 1
-        stack.append(n)
-        for m in sorted(g[n]):
-            if state.get(m) == 1:
-                return stack[stack.index(m) :] + [m]
-            if m not in state:
-                found = visit(m)
-                if found:
-                    return found
-        stack.pop()
-        state[n] = 2
-        return None
-
-    for n in sorted(g):
-        if n not in state:
-            found = visit(n)
-            if found:
-                return found
-    return None
 
 
 def cycles(g: dict[str, set[str]]) -> list[list[str]]:
@@ -351,12 +319,7 @@ def _module_names(tree: ast.AST, name: str, modules: dict[str, Path]) -> set[str
                 if _project(alias.name) and alias.asname:
                     out.add(alias.asname)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = base.split(".")
-                parts = parts[: len(parts) - (node.level - 1)]
-                target = ".".join(parts + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = _from_target(node, base)
             if not _project(target):
                 continue
             for alias in node.names:
@@ -397,21 +360,11 @@ SQL_TEXT = re.compile(
 )
 
 
-def _docstring_nodes(tree: ast.AST) -> set[int]:
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                out.add(id(body[0].value))
-    return out
-
-
 def sql_uses(source: str) -> list[str]:
     """SQL text (a string, or an f-string's text with its fields as {})
     and cursors opened, in `source`."""
     tree = ast.parse(source)
-    docs = _docstring_nodes(tree)
+    docs = docstring_nodes(tree)
     inner: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
@@ -634,15 +587,11 @@ def test_the_engine_check_sees_a_site_import() -> None:
 
 
 def test_figures() -> None:
-    # The figures docs/site.md quotes ("python tests/site/test_layout.py").
+    # The figures docs/site.md quotes: `python -m pytest tests/site/test_layout.py -k figures -s -q`.
     found = figures()
-    print(found)
-    assert found["cycles"] == 0 and found["upward imports"] == 0
-    assert found["deferred without a reason"] == 0
-
-
-if __name__ == "__main__":
-    for key, value in figures().items():
+    for key, value in found.items():
         print(f"{key}: {value}")
     for name, imp in deferred_imports():
         print(f"  deferred: {name} line {imp.line} -> {imp.target}: {imp.reason or '(no reason)'}")
+    assert found["cycles"] == 0 and found["upward imports"] == 0
+    assert found["deferred without a reason"] == 0
