@@ -45,11 +45,32 @@ _HASH = re.compile(r"[0-9a-f]{12}")
 
 class CutHTML(str):
     """A board's HTML that comes with its parts already cut (`cut`, what
-    `split` would give), from a renderer that built it from them (Wec's
-    games.ui.wec.fastpage): most parts are then the very strings kept for
-    the player's Squares, whose hashes Python already knows."""
+    `split` would give), from a renderer that built it from them
+    (`with_parts`): most parts are then the very strings kept for the
+    player's Squares, whose hashes Python already knows."""
 
     cut: tuple[list[str], str] | None = None
+
+
+def with_parts(html: str, parts: list[str]) -> str:
+    """`html` as a CutHTML carrying its parts, given the text between its
+    marks as the renderer wrote it (`PART_MARK.join(parts)` is in `html`,
+    from before its first part's end to its last part's start: Wec's grid
+    fills `parts` so).  The middle parts are those very strings; the first
+    and the last take in the HTML around them.  `html` unchanged when the
+    parts do not fit it (nothing was filled in, or the marks are not where
+    the parts say)."""
+    if len(parts) < 2:
+        return html
+    first = html.find(PART_MARK)
+    end = html.find(END_MARK, max(first, 0))
+    last = html.rfind(PART_MARK, 0, end)
+    inner = parts[1:-1]
+    if first < 0 or end < 0 or last - first != len(PART_MARK) * len(inner) + sum(map(len, inner)):
+        return html
+    out = CutHTML(html)
+    out.cut = ([html[:first], *inner, html[last + len(PART_MARK):end]], html[end:])
+    return out
 
 
 def split(html: str) -> tuple[list[str], str] | None:

@@ -100,10 +100,9 @@ class GameUI(Protocol):
         ...
 
     def render_board(self, context: dict[str, Any]) -> str:
-        """The board partial's HTML for board_context's `context`, byte for
-        byte what BOARD_TEMPLATE renders (a package may write it without the
-        template engine, and may answer a games.boardpatch.CutHTML carrying
-        its parts)."""
+        """The board partial's HTML for board_context's `context`: BOARD_TEMPLATE
+        rendered (a package may answer a games.boardpatch.CutHTML carrying
+        its parts, as its renderer built them)."""
         ...
 
     def review_context(

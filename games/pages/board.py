@@ -30,9 +30,7 @@ from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.html import conditional_escape
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from games import boardpatch, doorbells, selectors
 from games.registry import get_ui
@@ -130,16 +128,9 @@ def _fragment(has, mode: str, plain: list[str], notation: list[str], totals: tup
 
 
 def appended_lines(new: dict) -> str:
-    """history.html for `{"history_append": new}` (the lines a page lacks,
-    as out-of-band appends), written here: a template render for the one
-    line an End Turn adds was ~0.1 ms of a submit.  tests/site/conftest.py
-    checks every call of the site tests against the template."""
-    plain = "".join(f"<li>{conditional_escape(line)}</li>" for line in new["plain"])
-    notation = "".join(f"<li>{conditional_escape(line)}</li>" for line in new["notation"])
-    return (
-        f'<ol hx-swap-oob="beforeend:#hist-plain-list">{plain}</ol>\n'
-        f'<ol hx-swap-oob="beforeend:#hist-notation-list">{notation}</ol>\n'
-    )
+    """history.html for `{"history_append": new}`: the lines a page lacks,
+    as out-of-band appends."""
+    return render_to_string(HISTORY_TEMPLATE, {"history_append": new})
 
 
 def history_fragment(request, game, seat, history: dict) -> str:
@@ -173,18 +164,11 @@ def since_last(game, seat, signature: str | None, quiet: bool = False) -> dict |
 
 
 def since_fragment(data: dict | None) -> str:
-    """since_last.html for `{"since_last": data, "oob": True}`, written here
-    (it is in every board answer; the template render was ~0.1 ms).  The
-    label is the {% translate %} tag's output, which is not escaped.
-    tests/site/conftest.py checks every call of the site tests against the
-    template."""
+    """since_last.html for `data`, out of band ("" for a game without the
+    highlight: its page has no element for it)."""
     if data is None:
         return ""
-    return (
-        f'<div id="since-last" hidden data-squares="{conditional_escape(data["keys"])}" '
-        f'data-text="{conditional_escape(data["text"])}" data-label="{_("changed since you last looked")}" '
-        'hx-swap-oob="true"></div>\n'
-    )
+    return render_to_string(SINCE_TEMPLATE, {"since_last": data, "oob": True})
 
 
 # How many of the record's last lines a cached board keeps, so that a page
@@ -228,8 +212,8 @@ def board_response(
             history = selectors.history_lines(game, selectors.load_state(game), seat.color)
         signature = context.get("seen_signature")
         context["csrf_token"] = CSRF_MARK
-        # A package may build its board partial without the template engine
-        # (GameUI.render_board: the same HTML, faster).
+        # The package renders its partial (GameUI.render_board), and may
+        # hand over its parts (a boardpatch.CutHTML) so they are not cut again.
         html = get_ui(game.engine).render_board(context)
         cut = html.cut if isinstance(html, boardpatch.CutHTML) and html.cut is not None else boardpatch.split(html)
         owner = (game.pk, str(game.created), seat.color)

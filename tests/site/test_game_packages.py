@@ -269,7 +269,7 @@ def f(ui, engine, game):
 
 
 def test_the_check_sees_game_libraries_and_file_names():
-    assert GAME_LIBRARIES >= {"wec_board", "wec_icons", "wec_fastboard"}
+    assert GAME_LIBRARIES >= {"wec_board", "wec_icons", "wec_grid"}
     found = problems_in_template('{% load i18n wec_board %}\n{% load piece_name from wec_board %}{% load game_words %}')
     assert len(found) == 2, found
     assert problems_in_template("{% load i18n static game_ui clock_time game_words %}") == []

@@ -79,7 +79,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "games.queue", "games.doorbells", "games.afteranswer", "games.urlmemo", "games.glicko2",
             "games.notifications", "games.boardpatch",
             # The package only loads the Celery app (wecsite/__init__.py).
-            "wecsite", "wecsite.celery", "wecsite.siteurl", "wecsite.ratelimit", "wecsite.security",
+            "wecsite", "wecsite.celery", "wecsite.siteurl", "wecsite.ratelimit", "wecsite.security", "wecsite.dburl",
         ],
     ),
     (

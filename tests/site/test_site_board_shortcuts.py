@@ -1,6 +1,6 @@
 """The board partial's shortcuts give the same answers as the long way
 (games/ui/wec/panels.py's turn panel words, games/ui/wec/board.py's
-grouping, games/ui/wec/fastpage.py's `{% once %}` blocks)."""
+grouping, board.html's `{% once %}` blocks)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from long_way import positions, signature_long_way
 
 from games.rules import wec as engine_module
-from games.ui.wec import board, fastpage, highlights, panels
+from games.ui.wec import board, highlights, panels
 from games.ui.wec.words import piece_name
 
 LANGUAGES = ("en", "de", "ru", "pl")
@@ -88,20 +88,22 @@ def test_memo_board_is_the_board_built_the_long_way():
 
 
 def test_once_blocks_kept_per_language_are_the_templates():
-    from django.template import Context
+    from django.template import Context, engines
 
-    from games.ui.wec.templatetags.wec_fastboard import OnceNode
+    from games.ui import wec
+    from games.ui.wec.templatetags.wec_grid import OnceNode
 
-    nodes = {n.name: n for n in fastpage._template(fastpage.BOARD_TEMPLATE).nodelist.get_nodes_by_type(OnceNode)}
+    template = engines["django"].get_template(wec.BOARD_TEMPLATE).template
+    nodes = {n.name: n for n in template.nodelist.get_nodes_by_type(OnceNode)}
     assert set(nodes) >= {"wec-level-bar", "wec-square-zoom", "wec-legend"}
     outs = {}
     for language in LANGUAGES:
         with translation.override(language):
-            w = fastpage._words()
-            for name, node in nodes.items():
-                assert fastpage._once(name, w) == node.nodelist.render(Context({}))
-                assert fastpage._once(name, w) is w.once[name]
-            outs[language] = fastpage._once("wec-legend", w)
+            for node in nodes.values():
+                kept = node.render(Context({}))
+                assert kept == node.nodelist.render(Context({}))
+                assert node.render(Context({})) is kept
+            outs[language] = nodes["wec-legend"].render(Context({}))
     assert len(set(outs.values())) == len(LANGUAGES)  # translated, not one language's copy
 
 

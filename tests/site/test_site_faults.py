@@ -10,7 +10,8 @@ timeout, a notification or an email:
 - PostgreSQL restarted (a PRIVATE cluster): requests fail cleanly with a 503
   page and then recover.
 
-Marked `fault` (slow, but run by default)."""
+Marked `fault` (slow, but run by default) and `procs` (they start other
+processes: `.ci/run` runs them once more against `./wec`'s embedded services)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
+from childenv import child_env
 from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.test import Client
@@ -35,7 +37,7 @@ from games import selectors, services
 from games.engines import get_engine
 from games.models import Game, GameAction, Notification, Seat
 
-pytestmark = [pytest.mark.fault, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.fault, pytest.mark.procs, pytest.mark.django_db(transaction=True)]
 
 
 def ai_turn_done(game_id: int) -> bool:
@@ -267,19 +269,9 @@ def test_postgres_restart_requests_fail_cleanly_then_recover(tmp):
     try:
         pg.init()
         pg.start()
-        subprocess.run(
-            [str(pg.BIN / "createdb"), "-h", "127.0.0.1", "-p", str(pg.port), "-U", "postgres", "wec"],
-            check=True,
-        )
+        pg.createdb("wec")
         script = Path(__file__).parent / "fault_scripts" / "pg_restart.py"
-        env = {
-            **__import__("os").environ,
-            "DATABASE_URL": pg.url("wec"),
-            "WEC_PG_DIR": str(pg.dir),
-            "WEC_PG_PORT": str(pg.port),
-            "WEC_TESTING": "1",
-            "DJANGO_SETTINGS_MODULE": "wecsite.settings",
-        }
+        env = child_env(database=pg.url("wec"), WEC_PG_DIR=pg.dir, WEC_PG_PORT=pg.port)
         done = subprocess.run(
             [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=180
         )

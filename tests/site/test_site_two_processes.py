@@ -10,7 +10,8 @@ import socket
 import time
 
 import pytest
-from faultkit import service_env, wait_for
+from childenv import child_env
+from faultkit import Proc, wait_for
 
 from games import selectors, services
 from games.engines import get_engine
@@ -18,7 +19,7 @@ from games.models import Game
 from tools.site.benchkit import Http, WebSocket, make_player
 from wecsite import layout
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.procs, pytest.mark.django_db(transaction=True)]
 
 
 def healthy(port: int) -> bool:
@@ -70,26 +71,8 @@ def test_submit_on_one_process_rings_a_socket_held_by_the_other(tmp_path):
             proc.stop()
 
 
-def _spawn(sock: socket.socket, log):
+def _spawn(sock: socket.socket, log) -> Proc:
     """A daphne on the listening socket `sock` (inherited, as ./wec serve does)."""
-    import subprocess
-
-    import faultkit
-
-    class InheritingProc(faultkit.Proc):
-        def __init__(self, args, env, log_path):
-            self.log = log_path
-            self._fh = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
-            self.p = subprocess.Popen(
-                args,
-                cwd=faultkit.ROOT,
-                env=env,
-                stdout=self._fh,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                pass_fds=(sock.fileno(),),
-            )
-
-    proc = InheritingProc(layout.web_command(sock.fileno()), service_env(), log)
+    proc = Proc(layout.web_command(sock.fileno()), child_env(), log, pass_fds=(sock.fileno(),))
     sock.close()
     return proc

@@ -183,6 +183,15 @@ def test_bench_cpu():
 
 
 @pytest.mark.django_db
+def test_bench_board():
+    from django.core.management import get_commands
+
+    assert get_commands()["bench_board"] == "tools.site"
+    out = run_command("bench_board", "--long", "60", "--renders", "2")
+    assert "Wec live board: render + parts + digests" in out and "Marshal board" in out and "Wec review board" in out
+
+
+@pytest.mark.django_db
 def test_bench_review():
     out = run_command("bench_review", "--actions", "5", "--steps", "3")
     assert "precomputed: median" in out

@@ -25,11 +25,11 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from django.conf import settings
 
-from wecsite import layout
+from wecsite import dburl, layout
 
 VERSION_RE = re.compile(rb'id="board"[^>]*data-version="(\d+)"')
 
@@ -49,13 +49,7 @@ def med(values: list[float]) -> float:
 def database_url() -> str:
     """The URL of the database this process is connected to (under pytest,
     the run's test database rather than DATABASE_URL's)."""
-    db = settings.DATABASES["default"]
-    auth = quote(db["USER"] or "", safe="")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"], safe="")
-    host = quote(db["HOST"] or "127.0.0.1", safe="")  # a socket directory is a quoted path
-    port = f":{db['PORT']}" if db.get("PORT") else ""
-    return f"postgres://{auth}@{host}{port}/{quote(db['NAME'], safe='')}"
+    return dburl.database_url(settings.DATABASES["default"])
 
 
 class Stack:

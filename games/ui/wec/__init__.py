@@ -3,13 +3,16 @@ board and panel view-models, highlights, the review, and the game's hooks.
 Everything of the site's that only Wec has lives here too: the board grid
 written in Python (grid.py), the options form (options.py), the from-to
 arrows (arrows.py), its words and icons (words.py, icons.py) and the
-template tag libraries over them (templatetags/)."""
+template tag libraries over them (templatetags/).  The rest of the board
+partial is its template (BOARD_TEMPLATE and the partials it includes)."""
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
+from games import boardpatch
 from games.rules.wec import search
 
 from . import actions
@@ -17,11 +20,11 @@ from . import options as OPTIONS  # noqa: N812 (the options form, as GameUI name
 from .actions import match_legal_action
 from .board import viewer_words
 from .context import board_context, board_params, kept_selection, review_context, watch_context
-from .fastpage import render_board
 from .highlights import carry_ends, remember_views, signature_changes, since_last_text
 from .highlights import signature as view_signature
 from .record import translated_line
 from .refusals import translate
+from .templatetags.wec_grid import PARTS_KEY
 
 NAME = "wec"
 LABEL = _("Weaponized Chess")
@@ -76,6 +79,16 @@ __all__ = [
     "since_last_text",
     "watch_context",
 ]
+
+
+def render_board(context: dict) -> str:
+    """BOARD_TEMPLATE for board_context's `context`, with its parts
+    (games.boardpatch) as its grid built them: most are the Squares the
+    player's grid memo kept, whose hashes Python already knows, so the
+    board is neither cut again nor hashed again."""
+    parts: list[str] = []
+    html = render_to_string(BOARD_TEMPLATE, {**context, PARTS_KEY: parts})
+    return boardpatch.with_parts(html, parts)
 
 
 def plain_words(line: str, color: str) -> str:

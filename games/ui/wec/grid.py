@@ -1,20 +1,20 @@
-"""The board grid built in Python: the same HTML, byte for byte, as
-`templates/games/wec/grid.html` renders, at a fraction of the cost.
+"""The board grid: 100 Squares of three Levels, each with its tokens,
+buttons and forms, written in Python.  This module is the grid's one source:
+every page that shows a Wec board (the live board, the review, the
+spectators' board, the sandbox, the board editor's preview) draws it through
+the `{% wec_grid %}` tag (templatetags/wec_grid.py), which calls
+`render_grid`.
 
-A board is 100 Squares of three levels, each with its tokens, buttons and
-forms: rendered through the template engine (a `{% for %}` per Square and
-level and an `{% include %}` per token group) it took about 60% of a submit.
-Here the same markup is written by string building, with every value that
-comes from data escaped exactly as the template's autoescaping does
-(`conditional_escape`), and every user-facing string taken from the same
-translation catalogue entries as the template's (`gettext` of the very same
-msgids, so `makemessages` keeps finding them in grid.html and tokens.html).
-
-grid.html stays the reference: tests/site/test_site_fastboard.py renders
-both over many positions (selections, aiming, choices, confirmations,
-highlights, markers, projectiles, reinforcements, both colours, another
-language) and requires identical output.  A change to the markup must be made
-in both (the test fails until it is).
+Why not a template: a grid through the template engine (a `{% for %}` per
+Square and Level, an `{% include %}` per token group) took about 16 ms, some
+60% of a submit; written here it takes a fraction of a millisecond, and with
+the Squares' HTML kept between renders (below) a board after an action
+builds only the Squares that changed.  Every value that comes from data is
+escaped (`_e`: what autoescaping does); every user-facing string is a
+literal msgid in a `gettext` / `gettext_noop` call, so `makemessages` finds
+it here, translated through the language's catalogue (`Catalogue`).
+tests/site/test_site_grid.py checks the grid's content, escaping, languages
+and memos.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from html import escape as _escape
 
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, trans_real
+from django.utils.translation import get_language, gettext, gettext_noop, trans_real
 
 from games import urlmemo
 from games.boardpatch import PART_MARK
@@ -43,14 +43,14 @@ from .words import (
 
 
 def _attr(obj, name: str):
-    """`{{ obj.name }}` lookup for a Choice (dataclass) or a dict."""
+    """A field of a Choice (dataclass) or a key of a dict, None when absent."""
     if isinstance(obj, dict):
         return obj.get(name)
     return getattr(obj, name, None)
 
 
 def _e(value) -> str:
-    """`{{ value }}` with autoescaping (str() of lazy strings, ints as text).
+    """`value` as HTML text, escaped (str() of lazy strings, ints as text).
     Plain str and int (nearly every value) skip Django's lazy-aware wrapper;
     html.escape is what django.utils.html.escape applies."""
     cls = value.__class__
@@ -61,13 +61,10 @@ def _e(value) -> str:
     return conditional_escape(value)
 
 
-escape_value = _e  # the same escaping for the rest of the board written in Python (fastpage)
-
-
 def _bt(words: Catalogue, msgid: str, **values) -> str:
-    """`{% blocktranslate with k=v %}`: the translation (not escaped: the
-    catalogue is trusted) with the values escaped; falls back to the msgid
-    when a translation's placeholders do not fit, as the tag does."""
+    """The translation of `msgid` (not escaped: the catalogue is trusted)
+    with the values escaped put in; the msgid's own text when a
+    translation's placeholders do not fit (as `{% blocktranslate %}` does)."""
     data = {k: _e(v) for k, v in values.items()}
     try:
         return words.tr(msgid) % data
@@ -76,23 +73,24 @@ def _bt(words: Catalogue, msgid: str, **values) -> str:
 
 
 class Catalogue:
-    """`{% translate %}` and `{% blocktranslate %}` of literals in the active
-    language, each msgid looked up once (the base of the Python renderers'
-    per-language word memos)."""
+    """Literal msgids translated into the active language, each looked up
+    once (the base of the per-language word memos of the grid and the turn
+    panel): `gettext` is an asgiref Local lookup per call, and a grid has
+    some 400 labels."""
 
     def __init__(self):
         self._tr: dict[str, str] = {}
 
     def tr(self, msgid: str) -> str:
-        """`{% translate "msgid" %}` of a literal: the translation as is (a
-        literal in a template is safe text, so the tag does not escape it)."""
+        """The translation of a literal msgid, as is (the catalogue is
+        trusted text, as a template's `{% translate %}` of a literal is)."""
         out = self._tr.get(msgid)
         if out is None:
             out = self._tr[msgid] = gettext(msgid)
         return out
 
     def bt(self, msgid: str, **values) -> str:
-        """`{% blocktranslate with k=v %}` (see `_bt`)."""
+        """The translation with `values` escaped and put in (see `_bt`)."""
         return _bt(self, msgid, **values)
 
 
@@ -113,11 +111,10 @@ class _Words(Catalogue):
     def __init__(self):
         super().__init__()
         self._names = {}
-        self.labels: dict = {}  # (msgid, values) -> `{% blocktranslate %}` output
-        self.tokens: dict = {}  # piece keys -> tokens.html output
+        self.labels: dict = {}  # (msgid, values) -> the label with its values
+        self.tokens: dict = {}  # piece keys -> the tokens' HTML
         self.squares: dict = {}  # a Square's _square_sig -> its HTML
-        # `{% translate "..." %}` of a literal: the translation as is (a
-        # literal in a template is safe text, so the tag does not escape it).
+        # Translations as they are (trusted text, not escaped).
         self.board_default = gettext("Board, seen from your side")
         self.enemy_changed = gettext("changed in the enemy's last turn")
         self.own_changed = gettext("changed by you this turn")
@@ -125,7 +122,7 @@ class _Words(Catalogue):
         self.rules_help = gettext("Rules & help")
 
     def name(self, fn, kind) -> str:
-        """`{{ kind|fn }}` (fn one of the wec_board name filters), escaped."""
+        """`fn(kind)` (fn one of words.py's names or icons.py's icons), escaped."""
         key = (fn, kind)
         out = self._names.get(key)
         if out is None:
@@ -197,7 +194,7 @@ def _words(owner=None) -> _Words:
 
 
 def _piece_key(p) -> tuple:
-    """Everything tokens.html reads of one piece (its tooltip included)."""
+    """Everything a token shows of one piece (its tooltip included)."""
     return (
         p.get("type"),
         p.get("color"),
@@ -224,8 +221,8 @@ def _tokens_memo(pieces, words: _Words, help_url: str = "") -> str:
 
 
 def _tokens(pieces, words: _Words, help_url: str = "") -> str:
-    """templates/games/wec/tokens.html (with its closing newline); with
-    `help_url` (its `tok_help`) each token is a link to its piece's entry."""
+    """The pieces' tokens (and a newline); with `help_url` each token is a
+    link to its piece's entry in Rules & help."""
     out = []
     for p in pieces:
         kind = p.get("type")
@@ -280,7 +277,7 @@ def _band(sq, band, ctx, words: _Words) -> str:
                 f'data-confirm-yes="{words.fire_anyway}"'
             )
         if ctx["mode"] == "move":
-            label = 'aria-label="' + words.label_at("Move here: %(r)s,%(c)s %(level)s", r, c, level) + '"'
+            label = 'aria-label="' + words.label_at(gettext_noop("Move here: %(r)s,%(c)s %(level)s"), r, c, level) + '"'
         else:
             text = _e(_attr(single, "label"))
             label = f'aria-label="{text}" title="{text}"'
@@ -295,9 +292,9 @@ def _band(sq, band, ctx, words: _Words) -> str:
         )
     elif choices:
         if ctx["mode"] == "move":
-            label = words.label_at("Move here (choose how): %(r)s,%(c)s %(level)s", r, c, level)
+            label = words.label_at(gettext_noop("Move here (choose how): %(r)s,%(c)s %(level)s"), r, c, level)
         else:
-            label = words.label_at("Here (choose how): %(r)s,%(c)s %(level)s", r, c, level)
+            label = words.label_at(gettext_noop("Here (choose how): %(r)s,%(c)s %(level)s"), r, c, level)
         out.append(
             f'\n          <button type="button" class="cell-btn target-btn" data-target="{key}" '
             f'hx-get="{ctx["board_url"]}?{ctx["sel_query"]}&amp;to={key}" hx-target="#board" hx-swap="outerHTML" '
@@ -306,7 +303,7 @@ def _band(sq, band, ctx, words: _Words) -> str:
     elif band.get("selectable"):
         selected = band.get("selected")
         label = words.label_at(
-            "Your piece at %(r)s,%(c)s %(level)s: %(pieces)s", r, c, level,
+            gettext_noop("Your piece at %(r)s,%(c)s %(level)s: %(pieces)s"), r, c, level,
             tuple(p.get("type") for p in pieces or ()),
         )
         out.append(
@@ -401,7 +398,7 @@ def _render_square(sq, ctx, words: _Words) -> str:
         cls += " hl-own"
     if sq.get("hl_learn"):
         cls += " hl-learn"
-    label = words.label_at("Square %(r)s,%(c)s", r, c)
+    label = words.label_at(gettext_noop("Square %(r)s,%(c)s"), r, c)
     if sq.get("hl_enemy"):
         label += ", " + words.enemy_changed
     if sq.get("hl_own"):
@@ -416,10 +413,10 @@ def _render_square(sq, ctx, words: _Words) -> str:
         for w in reinf:
             color, kind = w.get("color"), w.get("type")
             if kind:
-                title = _bt(words, "%(color)s reinforcement waiting: %(piece)s", color=color_name(color),
-                            piece=piece_name(kind))
+                title = _bt(words, gettext_noop("%(color)s reinforcement waiting: %(piece)s"),
+                            color=color_name(color), piece=piece_name(kind))
             else:
-                title = _bt(words, "%(color)s reinforcement waiting", color=color_name(color))
+                title = _bt(words, gettext_noop("%(color)s reinforcement waiting"), color=color_name(color))
             out.append(
                 f'<span class="reinf reinf-{_e(color)}" title="{title}">{words.name(piece_abbr, kind) if kind else "R"}</span>'
             )
@@ -440,7 +437,7 @@ def _render_square(sq, ctx, words: _Words) -> str:
         for m in markers or ():
             text = _bt(
                 words,
-                "Marker: an enemy %(piece)s went out of sight here (%(level)s)",
+                gettext_noop("Marker: an enemy %(piece)s went out of sight here (%(level)s)"),
                 piece=piece_name(m.get("type")),
                 level=level_name(m.get("level")),
             )
@@ -451,21 +448,35 @@ def _render_square(sq, ctx, words: _Words) -> str:
 
 
 def csrf_input(context) -> str:
-    """`{% csrf_token %}` for the template context `context` (a dict or a Context)."""
+    """The CSRF token's hidden field for `context` (a dict or a Context), as
+    `{% csrf_token %}` writes it (nothing without a token)."""
     token = context.get("csrf_token")
     if token and token != "NOTPROVIDED":
         return f'<input type="hidden" name="csrfmiddlewaretoken" value="{_e(token)}">'
     return ""
 
 
+#: What `render_grid` reads of its context.
+GRID_KEYS = ("board", "color", "board_label", "act_url", "board_url", "sel_query", "seat", "csrf_token", "game")
+
+
 def render_grid(context, marks: bool = False, segments: list | None = None) -> SafeString:
-    """grid.html for the template context `context` (a dict or a Context):
-    `board`, `color`, `board_label`, `act_url`, `board_url`, `sel_query`,
-    `seat` and `csrf_token`.  `marks`: with PART_MARK before each Square
-    and after the last (the live board's parts, games.boardpatch).
-    `segments` (with `marks`): filled with the grid's text between its
-    marks, the very strings `str.split(PART_MARK)` of the grid would give,
-    most of them the kept Squares themselves (their hashes are known)."""
+    """The grid for `context` (a dict or a Context): `board` (board.py's
+    build_board), `color` (the side it is seen from), `board_label` (its
+    accessible name; the default says it is the player's own), `act_url`,
+    `board_url`, `sel_query`, `seat` (its `version` goes into the forms) and
+    `csrf_token`.
+
+    `marks`: the player's live board (`game` is then read too): PART_MARK
+    before each Square and after the last (its parts, games.boardpatch), and
+    the Squares kept in that player's own memo (game, creation time,
+    colour).  Every other grid (a review, the spectators' board, the
+    sandbox, the editor) uses the language's shared memo, so that what a
+    player's memo holds, and so how long their board takes, depends only on
+    their own boards.  `segments` (with `marks`): filled with the grid's text
+    between its marks, the very strings `str.split(PART_MARK)` of the grid
+    would give, most of them the kept Squares themselves (their hashes are
+    known)."""
     get = context.get
     board = get("board") or {}
     seat = get("seat")
@@ -479,7 +490,7 @@ def render_grid(context, marks: bool = False, segments: list | None = None) -> S
         "csrf": csrf,
         "help_url": _e(urlmemo.url("help")),
     }
-    game = get("game")
+    game = get("game") if marks else None
     owner = (game.pk, str(game.created), get("color")) if getattr(game, "pk", None) is not None else None
     words = _words(owner)
     label = get("board_label")

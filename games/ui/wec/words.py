@@ -25,7 +25,6 @@ __all__ = [
     "level_name",
     "piece_abbr",
     "piece_name",
-    "piece_names",
     "piece_title",
     "reason_name",
 ]
@@ -161,8 +160,3 @@ def piece_title(piece: dict) -> str:
     for badge in piece.get("badges") or []:
         text += " · " + str(badge.get("title", ""))
     return text
-
-
-def piece_names(pieces) -> str:
-    """The pieces' names as a comma-separated list (for an aria-label)."""
-    return ", ".join(str(piece_name(p.get("type"))) for p in pieces or [])

@@ -8,8 +8,9 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The project, tests/ (childenv) and tests/site (faultkit), as pytest has them.
+for parent in (3, 2, 1):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[parent]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wecsite.settings")
 
 import django  # noqa: E402

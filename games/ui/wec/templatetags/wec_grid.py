@@ -1,7 +1,7 @@
-"""`{% wec_grid %}`: the board grid of grid.html, built in Python
-(games/ui/wec/grid.py); `{% once "name" %}...{% endonce %}`: a part of a template
-that depends on nothing but the language (the legend, the level buttons),
-rendered once per language and process and then reused."""
+"""`{% wec_grid %}`: the board grid, written in Python (games/ui/wec/grid.py);
+`{% once "name" %}...{% endonce %}`: a part of a template that depends on
+nothing but the language (the legend, the level buttons), rendered once per
+language and process and then reused."""
 
 import threading
 
@@ -9,16 +9,27 @@ from django import template
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, trans_real
 
-from ..grid import render_grid
+from ..grid import GRID_KEYS, render_grid
 
 register = template.Library()
 
+#: The context key of the list into which the live board's grid puts its
+#: parts (games/ui/wec/__init__.py render_board hands them to games.boardpatch).
+PARTS_KEY = "grid_parts"
+
 
 @register.simple_tag(takes_context=True)
-def wec_grid(context, marks: bool = False):
-    """The grid; `marks=True` on the live board, whose answers may be sent
-    as their changed parts (games.boardpatch)."""
-    return render_grid(context, marks=marks)
+def wec_grid(context, marks: bool = False, **given):
+    """The grid of the context's `board` (see grid.render_grid for what it
+    reads), any of those values given here instead: `{% wec_grid
+    board=review.board board_label=true_label %}`.  `marks=True` on the
+    player's live board, whose answers may be sent as their changed parts
+    (games.boardpatch)."""
+    unknown = set(given) - set(GRID_KEYS)
+    if unknown:
+        raise template.TemplateSyntaxError(f"wec_grid does not take {', '.join(sorted(unknown))}")
+    values = {key: given[key] if key in given else context.get(key) for key in GRID_KEYS}
+    return render_grid(values, marks=marks, segments=context.get(PARTS_KEY) if marks else None)
 
 
 _ONCE: dict = {}
