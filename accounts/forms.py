@@ -92,7 +92,7 @@ class ProfileForm(forms.ModelForm):
     def save(self, commit: bool = True):
         """Only the form's own fields are written: the vacation balance and
         the vacation itself change under a row lock elsewhere (the clock
-        check, games.services_vacation) and must not be overwritten with the
+        check, games.vacation) and must not be overwritten with the
         values this request read."""
         user = super().save(commit=False)
         if commit:

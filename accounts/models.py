@@ -46,7 +46,7 @@ class User(AbstractUser):
     # The end of the vacation time already paid for: one charged day covers
     # all of the user's games until then (automatic days and vacations alike).
     vacation_paid_until = models.DateTimeField(_("vacation paid until"), null=True, blank=True)
-    # An explicit vacation (games.services_vacation): set while the user is on
+    # An explicit vacation (games.vacation): set while the user is on
     # vacation; every running clock of theirs is paused meanwhile.
     vacation_started = models.DateTimeField(_("on vacation since"), null=True, blank=True)
     # The vacation's planned end (None: until the user ends it or the

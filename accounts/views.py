@@ -11,6 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.services.errors import GameError, InvalidRequest
+from games.vacation import services as vacation_services
 from wecsite.ratelimit import rate_limited
 
 from .forms import ProfileForm, SignUpForm, VacationForm
@@ -66,24 +68,22 @@ def profile(request):
 def vacation(request):
     """Start (`what=start`, optional `days`) or end (`what=end`) a vacation:
     every running clock of the player's is paused meanwhile
-    (games.services_vacation).  A refusal is a 4xx on the profile page with
+    (games.vacation).  A refusal is a 4xx on the profile page with
     the reason, and nothing changes."""
-    from games import services, services_vacation
-
     what = request.POST.get("what", "")
     vacation_form = VacationForm(request.POST)
     try:
         if what == "start":
             if not vacation_form.is_valid():
-                raise services.InvalidRequest(" ".join(str(e) for errors in vacation_form.errors.values() for e in errors))
-            services_vacation.start_vacation(request.user, days=vacation_form.cleaned_data.get("days"))
+                raise InvalidRequest(" ".join(str(e) for errors in vacation_form.errors.values() for e in errors))
+            vacation_services.start_vacation(request.user, days=vacation_form.cleaned_data.get("days"))
             messages.success(request, _("Your vacation has started: your clocks are paused."))
         elif what == "end":
-            services_vacation.end_vacation(request.user)
+            vacation_services.end_vacation(request.user)
             messages.success(request, _("Welcome back: your clocks are running again."))
         else:
-            raise services.InvalidRequest(_("Choose to start or to end your vacation."))
-    except services.GameError as exc:
+            raise InvalidRequest(_("Choose to start or to end your vacation."))
+    except GameError as exc:
         request.user.refresh_from_db()
         context = _profile_context(ProfileForm(instance=request.user), vacation_form)
         context["vacation_error"] = exc.message

@@ -1,7 +1,7 @@
 from django.contrib import admin
 
-from .integrity import purge_game
 from .models import Game, GameAction, Notification, Seat, Snapshot
+from .store.action_log import purge_game
 
 
 class SeatInline(admin.TabularInline):

@@ -1,6 +1,9 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+# Its request signal receivers, connected from the first request on.
+from . import afteranswer  # noqa: F401
+
 
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -8,5 +11,13 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        # Its request signal receivers (games.afteranswer) from the first request on.
-        from . import afteranswer  # noqa: F401
+        # games.tasks registers the Celery tasks, which the services queue by
+        # name (games.queue), in every process; the club hears of a game's
+        # end through the core services' signal.
+        # deferred: Django's app loading (these modules use the models, ready only now)
+        from . import tasks  # noqa: F401
+        from .club import draws, ratings
+        from .services import signals
+
+        signals.game_ended.connect(draws.offer_lapses, dispatch_uid="games.club.draws.offer_lapses")
+        signals.game_ended.connect(ratings.rate_game, dispatch_uid="games.club.ratings.rate_game")

@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from .models import Seat
-from .services import group_name, lobby_group_name, user_group_name
+from .services.events import group_name, lobby_group_name, user_group_name
 
 MAX_FRAME_CHARS = 1000
 

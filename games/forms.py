@@ -9,6 +9,8 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from games.registry import choices
+
 if TYPE_CHECKING:
     from games.registry import GameUI
 
@@ -22,8 +24,6 @@ def clock_choices():
 
 
 def _game_choices():
-    from games.registry import choices
-
     return choices()
 
 

@@ -64,7 +64,7 @@ class Game(models.Model):
     # The starting document when the game starts from a saved scenario.
     scenario = models.JSONField(_("starting scenario"), null=True, blank=True)
     # Friendly games: the colour that asked the opponent to undo its last
-    # Turn, while the request stands ("" = none; games.takeback).
+    # Turn, while the request stands ("" = none; games.services.takeback).
     undo_request = models.CharField(_("undo requested by"), max_length=8, blank=True, default="")
     # How many times a granted undo rolled back finished Turns: the Turn
     # records (GameTurn) past that point were replaced, so each process's
@@ -111,7 +111,7 @@ class Seat(models.Model):
     # (the increment included); None before their first turn (a full bank).
     bank_seconds = models.PositiveIntegerField(_("bank left (seconds)"), null=True, blank=True)
     # The time left on this seat's clock, frozen while its player is on
-    # vacation (games.services_vacation): set instead of `deadline` while the
+    # vacation (games.vacation): set instead of `deadline` while the
     # clock would run; the clock resumes with it when the vacation ends.
     paused_seconds = models.PositiveIntegerField(_("paused with time left (seconds)"), null=True, blank=True)
     # This player muted the game's chat (they see no more of the other's messages).

@@ -86,7 +86,7 @@ class GameUI(Protocol):
     OPTIONS_PREFIX: str  # its fields' name prefix
     NAV_LINKS: Sequence[tuple[Text, str]]  # (label, URL name) of the game's own pages for the site's menu
     # The board shows what changed since the player last looked
-    # (games/boardcache.py since_last, services.note_board_shown): then
+    # (games/pages/board.py since_last, games.services.seen.note_board_shown): then
     # board_context gives the view's signature as ``seen_signature`` and the
     # signature members below are used.
     SINCE_LAST: bool

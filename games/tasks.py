@@ -1,11 +1,34 @@
-"""Celery tasks: the AI player and the periodic clock check."""
+"""Celery tasks: the AI player, the periodic clock check, emails, reminders,
+digests and an ended game's review.  Each is registered under the name
+games.queue gives it; the services queue them through games.queue, by
+name, never by importing this module (it calls them)."""
 
 from __future__ import annotations
 
 import logging
 import random
+import time
+from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import DatabaseError
+from django.utils import timezone
+
+from accounts.services import top_up_vacation as top_up
+
+from . import queue
+from .club.reminders import send_reminders as remind
+from .engines import get_engine
+from .models import Game
+from .notifications import send_digest_for, send_email_for
+from .pages.review import precompute
+from .registry import get_ui
+from .selectors import due_seat_ids, load_state, seat_by_color
+from .services import DeadlineOutcome, GameError, enforce_deadline, submit_action
+from .store import sql
+from .vacation.services import settle_vacations
 
 logger = logging.getLogger(__name__)
 
@@ -36,19 +59,15 @@ def _ai_lock_key(game_id: int) -> int:
 
 
 def _flag_attention(game_id: int, note: str) -> None:
-    from .models import Game
-
     Game.objects.filter(pk=game_id).update(needs_attention=True, attention_note=note[:200])
 
 
 def _clear_attention(game_id: int) -> None:
-    from .models import Game
-
     Game.objects.filter(pk=game_id, needs_attention=True).update(needs_attention=False, attention_note="")
 
 
 @shared_task(
-    name="games.tasks.play_ai_turn",
+    name=queue.PLAY_AI_TURN,
     bind=True,
     ignore_result=True,
     # Acknowledged only when it returns, and given back to the broker when the
@@ -71,14 +90,8 @@ def play_ai_turn(self, game_id: int) -> int:
     unexpected error is logged and retried (WEC_AI_MAX_RETRIES times,
     WEC_AI_RETRY_SECONDS apart); after the last one the game is flagged
     `needs_attention` for the operators instead of hanging silently."""
-    from django.conf import settings
-    from django.db import DatabaseError, connection
-
     key = _ai_lock_key(game_id)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
-        locked = cursor.fetchone()[0]
-    if not locked:
+    if not sql.try_advisory_lock(key):
         logger.info("AI turn for game %s is already being played; this delivery does nothing", game_id)
         return 0
     try:
@@ -101,8 +114,7 @@ def play_ai_turn(self, game_id: int) -> int:
         return 0
     finally:
         try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+            sql.advisory_unlock(key)
         except DatabaseError:  # the connection is gone, and its lock with it
             logger.warning("could not release the AI lock of game %s", game_id, exc_info=True)
     _clear_attention(game_id)
@@ -112,24 +124,12 @@ def play_ai_turn(self, game_id: int) -> int:
 def _ai_delay() -> None:
     """Test-only pause before each AI action (WEC_AI_ACTION_DELAY seconds, 0 in
     production), so the fault tests can kill a worker in the middle of a turn."""
-    import time
-
-    from django.conf import settings
-
     delay = float(getattr(settings, "WEC_AI_ACTION_DELAY", 0) or 0)
     if delay > 0:
         time.sleep(delay)
 
 
 def _play_ai_turn(game_id: int) -> int:
-    from django.conf import settings
-
-    from .engines import get_engine
-    from .models import Game
-    from .registry import get_ui
-    from .selectors import load_state, seat_by_color
-    from .services import GameError, submit_action
-
     rng = random.Random()
     made = 0
     memo: dict = {}  # the game's AI keeps what it planned for this Turn here
@@ -170,7 +170,7 @@ def _play_ai_turn(game_id: int) -> int:
 AI_FAILED_NOTE = "AI turn failed"
 
 
-@shared_task(name="games.tasks.resume_ai_turns", ignore_result=True)
+@shared_task(name=queue.RESUME_AI_TURNS, ignore_result=True)
 def resume_ai_turns() -> int:
     """Periodic (Celery beat, every WEC_AI_RESUME_SECONDS): queue play_ai_turn
     again for every running game where the AI is to move and nothing happened
@@ -178,13 +178,6 @@ def resume_ai_turns() -> int:
     turn passed, a worker killed while the visibility timeout still runs).
     Safe because play_ai_turn is idempotent per game and turn.  Games whose AI
     turn failed for good are left to the operators.  Returns how many it queued."""
-    from datetime import timedelta
-
-    from django.conf import settings
-    from django.utils import timezone
-
-    from .models import Game
-
     since = timezone.now() - timedelta(seconds=float(getattr(settings, "WEC_AI_STALL_SECONDS", 120)))
     stalled = (
         Game.objects.filter(status=Game.Status.ACTIVE, updated__lt=since, seats__user__is_ai=True)
@@ -202,24 +195,18 @@ def resume_ai_turns() -> int:
     return queued
 
 
-@shared_task(name="games.tasks.check_clocks", ignore_result=True)
+@shared_task(name=queue.CHECK_CLOCKS, ignore_result=True)
 def check_clocks() -> int:
     """Periodic (Celery beat, every WEC_CLOCK_CHECK_SECONDS): every seat whose
     deadline has passed in a running game is handed to
-    services.enforce_deadline, which either spends vacation time or ends the
+    games.services.deadlines.enforce_deadline, which either spends vacation time or ends the
     game on time.  Before that, the explicit vacations: days that fell due
     are charged, and a vacation whose planned end came or whose allowance ran
     out ends, starting its player's paused clocks again
-    (services_vacation.settle_vacations).  Safe to run concurrently: each game
+    (games.vacation.services.settle_vacations).  Safe to run concurrently: each game
     is handled under its row lock (rows another worker holds are skipped until
     the next run).  Returns how many seats it acted on (vacation used or time
     out)."""
-    from django.utils import timezone
-
-    from .selectors import due_seat_ids
-    from .services import DeadlineOutcome, enforce_deadline
-    from .services_vacation import settle_vacations
-
     now = timezone.now()
     ended = settle_vacations(now)
     if ended:
@@ -236,17 +223,15 @@ def check_clocks() -> int:
     return acted
 
 
-@shared_task(name="games.tasks.top_up_vacation", ignore_result=True)
+@shared_task(name=queue.TOP_UP_VACATION, ignore_result=True)
 def top_up_vacation() -> int:
     """Periodic (Celery beat, hourly): the yearly vacation allowance (a no-op
     except in the first run of a new year)."""
-    from accounts.services import top_up_vacation as top_up
-
     return top_up()
 
 
 @shared_task(
-    name="games.tasks.send_notification_email",
+    name=queue.SEND_NOTIFICATION_EMAIL,
     ignore_result=True,
     autoretry_for=(OSError,),
     retry_backoff=60,
@@ -256,33 +241,23 @@ def send_notification_email(notification_id: int) -> bool:
     """Email one notification to its user, if they still want such emails.
     Says only which game and what happened (your turn / new game / game over),
     never anything about the position.  Returns whether a mail went out."""
-    from .notifications import send_email_for
-
     return send_email_for(notification_id)
 
 
-@shared_task(name="games.tasks.send_reminders", ignore_result=True)
+@shared_task(name=queue.SEND_REMINDERS, ignore_result=True)
 def send_reminders() -> int:
     """Beat, hourly: remind players whose time runs out soon."""
-    from .services_club import send_reminders as remind
-
     return remind()
 
 
-@shared_task(name="games.tasks.send_digests", ignore_result=True)
+@shared_task(name=queue.SEND_DIGESTS, ignore_result=True)
 def send_digests() -> int:
     """Beat, daily: one email per user who chose the digest, listing what happened."""
-    from django.contrib.auth import get_user_model
-
-    from .notifications import send_digest_for
-
     users = get_user_model().objects.filter(email_digest=True, is_ai=False).exclude(email="").values_list("pk", flat=True)
     return sum(1 for pk in users if send_digest_for(pk))
 
 
-@shared_task(name="games.tasks.precompute_review", ignore_result=True)
+@shared_task(name=queue.PRECOMPUTE_REVIEW, ignore_result=True)
 def precompute_review(game_id: int) -> int:
-    """A game ended: render every step of its review once (games.review_cache)."""
-    from .review_cache import precompute
-
+    """A game ended: render every step of its review once (games.pages.review)."""
     return precompute(game_id)

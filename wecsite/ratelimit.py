@@ -35,7 +35,9 @@ logger = logging.getLogger(__name__)
 _client: redis.Redis | None = None
 
 
-def _redis() -> redis.Redis:
+def redis_client() -> redis.Redis:
+    """The process's client of the site's Redis (REDIS_URL), with short
+    timeouts; the rate limits and the remembered site origin use it."""
     global _client
     if _client is None:
         # Short timeouts: a slow Redis must not hold a player's click for long.
@@ -76,7 +78,7 @@ def hit(scope: str, user_id: int, now: float | None = None) -> int:
     window = int(now // rate.seconds)
     key = f"{settings.WEC_REDIS_PREFIX}:rl:{scope}:{user_id}:{window}"
     try:
-        pipe = _redis().pipeline()
+        pipe = redis_client().pipeline()
         pipe.incr(key)
         pipe.expire(key, rate.seconds + 1)
         count = int(pipe.execute()[0])

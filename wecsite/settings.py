@@ -178,7 +178,7 @@ CHANNEL_LAYERS = {
     }
 }
 
-# The rendered-board cache (games.boardcache): Redis, so every web process
+# The rendered-board cache (games.pages.board): Redis, so every web process
 # shares what any one of them rendered.  Its own alias, so that nothing else
 # starts using Redis by accident through the default cache.
 # Doorbells (Channels group messages after a commit) are sent by a

@@ -13,7 +13,7 @@ import redis
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 
-from .ratelimit import _redis
+from .ratelimit import redis_client
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ def remember_origin(request) -> None:
     if origin == _last_seen:
         return
     try:
-        _redis().set(_key(), origin)
+        redis_client().set(_key(), origin)
         _last_seen = origin
     except redis.RedisError:
         logger.warning("could not remember the site origin", exc_info=True)
@@ -45,7 +45,7 @@ def site_url() -> str:
     if settings.WEC_SITE_URL:
         return settings.WEC_SITE_URL
     try:
-        value = _redis().get(_key())
+        value = redis_client().get(_key())
     except redis.RedisError:
         value = None
     return value.decode() if value else FALLBACK

@@ -15,4 +15,4 @@ if settings.WEC_BENCH_VIEWS:
 
 # A plain page for server errors that works without the database (503 when the
 # database is what failed).
-handler500 = "games.views.server_error"
+handler500 = "games.views.site.server_error"

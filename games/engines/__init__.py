@@ -8,7 +8,7 @@ already has every call (Wec), else a small adapter in this package, free of
 Django like the engine it wraps (`games.engines.marshal`).
 
 An engine that can take actions back (a friendly game's take-backs and
-granted undo requests, games.takeback) is registered with ``undo=True`` and
+granted undo requests, games.services.takeback) is registered with ``undo=True`` and
 then also has `UndoEngine`'s calls; `undo_engine` gives it typed as such, so
 the site asks the registry once instead of probing the module for them.
 """

@@ -37,6 +37,7 @@ from games.rules.marshal import (  # noqa: F401  (the facade, passed through)
     legal_actions,
     outcome,
 )
+from games.rules.marshal.options import resolve
 
 NAME = "marshal"
 
@@ -49,8 +50,6 @@ def engine_options(options: dict | None) -> dict:
 
 
 def resolve_options(options: dict | None) -> dict:
-    from games.rules.marshal.options import resolve
-
     return resolve(engine_options(options))
 
 

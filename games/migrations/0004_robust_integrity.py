@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from games.integrity import GENESIS_HASH, action_hash
+from games.store.action_log import GENESIS_HASH, action_hash
 
 
 def chain_existing_rows(apps, schema_editor):

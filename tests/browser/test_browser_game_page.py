@@ -214,7 +214,7 @@ def test_axe_on_dashboard_help_and_board_and_page_figures(new_page, shot, django
 
 
 # A review step is now rendered once per ended game and served from the
-# render cache (games.review_cache); the default wait is plenty.
+# render cache (games.pages.review); the default wait is plenty.
 REVIEW_WAIT = 15000
 
 

@@ -23,6 +23,7 @@ import re
 from pathlib import Path
 
 import pytest
+from source_reading import find_cycle, type_checking_nodes
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "rules"
 #: The engines checked, by package name; the first is the one the tests of
@@ -46,19 +47,6 @@ def package_of(name: str) -> str:
 
 def is_package(name: str) -> bool:
     return MODULES[name].name == "__init__.py"
-
-
-def type_checking_nodes(tree: ast.AST) -> set[int]:
-    """ids of the import nodes inside ``if TYPE_CHECKING:`` blocks."""
-    out: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and (
-            (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
-            or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
-        ):
-            for inner in node.body:
-                out.update(id(n) for n in ast.walk(inner))
-    return out
 
 
 def imports(name: str, source: str | None = None) -> list[tuple[str, list[str], int]]:
@@ -108,33 +96,6 @@ def graph() -> dict[str, set[str]]:
                 edges.add(target)
         g[name] = edges
     return g
-
-
-def find_cycle(g: dict[str, set[str]]) -> list[str] | None:
-    """One import cycle of ``g`` as a list of modules, or None."""
-    state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(n: str) -> list[str] | None:
-        state[n] = 1
-        stack.append(n)
-        for m in sorted(g[n]):
-            if state.get(m) == 1:
-                return stack[stack.index(m):] + [m]
-            if m not in state:
-                found = visit(m)
-                if found:
-                    return found
-        stack.pop()
-        state[n] = 2
-        return None
-
-    for n in sorted(g):
-        if n not in state:
-            found = visit(n)
-            if found:
-                return found
-    return None
 
 
 def test_the_graph_sees_the_modules() -> None:

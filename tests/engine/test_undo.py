@@ -90,7 +90,7 @@ def test_options_change_before_the_first_action_only():
 
 
 def test_steps_back_to_turn_and_turn_actions():
-    """The site's take-back and undo requests (games.takeback) count actions
+    """The site's take-back and undo requests (games.services.takeback) count actions
     with these: back to the start of the Turn in progress, or of an earlier one."""
     import games.rules.wec as wec
 

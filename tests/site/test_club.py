@@ -9,9 +9,12 @@ from django.core import mail
 from django.urls import reverse
 from option_fields import options_post
 
-from games import selectors, services, services_club
+from games import selectors, services
+from games.club import challenges, draws, reminders
+from games.club import selectors as club_selectors
 from games.engines import get_engine
 from games.models import ChatMessage, Game, Notification, Seat, Snapshot
+from games.services import events
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +50,7 @@ def test_challenge_waits_for_an_answer_and_the_clock_starts_at_accept(client, al
         services.submit_action(game.pk, alice, action)
     # Alice cannot accept her own challenge.
     with pytest.raises(services.InvalidRequest):
-        services_club.accept_challenge(game_id=game.pk, user=alice)
+        challenges.accept_challenge(game_id=game.pk, user=alice)
     response = client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "accept"})
     assert response.status_code == 302
     game.refresh_from_db()
@@ -184,7 +187,7 @@ def test_naming_the_ai_gives_no_clock_unless_asked(client, alice, monkeypatch):
 
 def test_seek_changes_ring_the_lobby(alice, bob, monkeypatch, django_capture_on_commit_callbacks):
     rung = []
-    monkeypatch.setattr(services, "broadcast_lobby", lambda: rung.append("lobby"))
+    monkeypatch.setattr(events, "broadcast_lobby", lambda: rung.append("lobby"))
     with django_capture_on_commit_callbacks(execute=True):
         seek = services.create_game(creator=alice, opponent="open")
     assert rung == ["lobby"]
@@ -210,7 +213,7 @@ async def test_the_notification_socket_carries_the_lobby_doorbell(client, alice)
     comm = WebsocketCommunicator(application, "/ws/notifications/", headers=await database_sync_to_async(headers)())
     connected, _ = await comm.connect(timeout=5)
     assert connected
-    await database_sync_to_async(services.broadcast_lobby)()
+    await database_sync_to_async(events.broadcast_lobby)()
     assert await comm.receive_json_from(timeout=5) == {"type": "lobby"}
     await comm.disconnect()
 
@@ -220,14 +223,14 @@ async def test_the_notification_socket_carries_the_lobby_doorbell(client, alice)
 
 def test_draw_by_agreement_updates_ratings_and_the_game_list(client, game, alice, bob):
     with pytest.raises(services.GameNotActive):
-        services_club.answer_draw(game_id=game.pk, user=alice, accept=True)  # nothing offered yet
+        draws.answer_draw(game_id=game.pk, user=alice, accept=True)  # nothing offered yet
     versions = dict(Seat.objects.filter(game=game).values_list("color", "version"))
-    services_club.offer_draw(game_id=game.pk, user=alice)
+    draws.offer_draw(game_id=game.pk, user=alice)
     # The offer is part of both players' views: both doorbells ring.
     after = dict(Seat.objects.filter(game=game).values_list("color", "version"))
     assert all(after[c] == versions[c] + 1 for c in after)
     with pytest.raises(services.InvalidRequest):
-        services_club.answer_draw(game_id=game.pk, user=alice, accept=True)  # not her own
+        draws.answer_draw(game_id=game.pk, user=alice, accept=True)  # not her own
     client.force_login(bob)
     html = client.get(reverse("game_board", args=[game.pk])).content.decode()
     assert "Your opponent offers a draw." in html
@@ -268,7 +271,7 @@ def test_friendly_and_ai_games_are_not_rated(alice, bob, monkeypatch):
 
 def test_a_draw_offer_lapses_when_the_other_side_plays_on(game, alice, bob):
     engine = get_engine()
-    services_club.offer_draw(game_id=game.pk, user=bob)  # White offers during Black's turn
+    draws.offer_draw(game_id=game.pk, user=bob)  # White offers during Black's turn
     state = selectors.load_state(game)
     services.submit_action(game.pk, alice, next(a for a in engine.legal_actions(state) if a["type"] == "move"))
     assert Game.objects.get(pk=game.pk).draw_offer == "white"
@@ -348,8 +351,8 @@ def test_profile_and_leaderboard(client, game, alice, bob, carol):
 
 
 def test_rating_plot_points():
-    assert selectors.rating_plot([]) is None
-    plot = selectors.rating_plot([1520.0, 1480.0])
+    assert club_selectors.rating_plot([]) is None
+    plot = club_selectors.rating_plot([1520.0, 1480.0])
     assert len(plot["points"].split()) == 3 and plot["low"] == 1480 and plot["high"] == 1520
 
 
@@ -364,10 +367,10 @@ def test_a_reminder_before_the_timeout_once_per_turn(game, alice, bob):
     alice.email_on_turn = True
     alice.save()
     mail.outbox = []
-    assert services_club.send_reminders() == 0  # three days left
+    assert reminders.send_reminders() == 0  # three days left
     Seat.objects.filter(game=game, color="black").update(deadline=timezone.now() + timedelta(hours=5))
-    assert services_club.send_reminders() == 1
-    assert services_club.send_reminders() == 0  # once per turn
+    assert reminders.send_reminders() == 1
+    assert reminders.send_reminders() == 0  # once per turn
     note = Notification.objects.get(user=alice, kind="reminder")
     assert note.game_id == game.pk and not Notification.objects.filter(user=bob, kind="reminder").exists()
 

@@ -40,6 +40,7 @@ from pathlib import Path
 
 import pytest
 from django.utils.functional import Promise
+from source_reading import docstring_nodes
 
 from games.engines import ENGINES, Engine, UndoEngine
 from games.registry import UI_REGISTRY, GameOptions, GameUI, template_libraries
@@ -116,16 +117,6 @@ def _project_module_named_after_a_game(module: str) -> str | None:
     return next((part for part in module.lstrip(".").split(".") if _named_after_a_game(part)), None)
 
 
-def _docstring_ids(tree: ast.AST) -> set[int]:
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                out.add(id(body[0].value))
-    return out
-
-
 def _protocol_members(protocol: type) -> dict[str, object]:
     """{member name: the protocol's function, or its annotation (a constant)}."""
     members: dict[str, object] = {}
@@ -161,7 +152,7 @@ def problems_in_source(source: str, filename: str = "<source>") -> list[str]:
     """What in `source` (a shared module) names a game or probes a protocol
     member, one line each."""
     tree = ast.parse(source, filename)
-    docstrings = _docstring_ids(tree)
+    docstrings = docstring_nodes(tree)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -21,9 +21,11 @@ from django.core.management.color import no_style
 from django.db import connection
 from django.urls import reverse
 
-from games import notifications, selectors, services, state_store
+from games import notifications, selectors, services
 from games.models import Notification
 from games.rules import marshal as rules
+from games.services import events
+from games.store import states as state_store
 from wecsite.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("ids_never_repeat")]
@@ -246,7 +248,7 @@ async def test_two_marshal_worlds_differing_in_unrevealed_types_look_alike(clien
     clock = Clock()
     monkeypatch.setattr("django.utils.timezone.now", clock)
     queued: list[int] = []
-    monkeypatch.setattr(services, "_enqueue_email", queued.append)
+    monkeypatch.setattr(events, "_enqueue_email", queued.append)
     prefix = settings.WEC_REDIS_PREFIX
     settings.WEC_REDIS_PREFIX = f"{prefix}-m1"
     a = await run_world(1, client, clock, queued, observer)

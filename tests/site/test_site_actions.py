@@ -430,9 +430,9 @@ def test_badges_and_projectiles(client, sgame, alice, bob, engine, monkeypatch):
     # with the board it has; this test changes the engine under it.
     from django.core.cache.backends.dummy import DummyCache
 
-    from games import boardcache
+    from games.store import render_cache
 
-    monkeypatch.setattr(boardcache, "_cache", lambda: DummyCache("", {}))
+    monkeypatch.setattr(render_cache, "cache", lambda: DummyCache("", {}))
     page = board(client, sgame)
     sam = square(page, 6, 7).split('data-level="air"', 1)[1].split('data-level="ground"', 1)[0]
     assert 'class="proj proj-own" data-kind="sam" title="Your SAM, flying \u2197 north-east"' in sam

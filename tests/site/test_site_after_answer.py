@@ -6,8 +6,10 @@ order given, and before the same thread's next request reads anything."""
 import pytest
 from django.urls import reverse
 
-from games import afteranswer, boardcache, selectors, services
+from games import afteranswer, selectors, services
 from games.models import Seat
+from games.pages import board as board_page
+from games.store import sql
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +74,7 @@ def test_the_seen_record_is_written_after_the_answer(client, game_ab, alice, bob
     seat = selectors.seat_for(game, alice)
     afteranswer._started()
     try:
-        boardcache.board_response(
+        board_page.board_response(
             _request(alice),
             game,
             seat,
@@ -119,13 +121,13 @@ def _context(game, seat, user):
 
 
 def test_a_late_record_never_replaces_a_newer_versions(game_ab):
-    from games.writes import json_value
+    from games.store.sql import json_value
 
     seat = Seat.objects.get(game=game_ab, color="black")
-    services._write_seen(seat.pk, json_value({"v": 9, "sig": "", "changed": [[1, 1]]}), 9)
-    services._write_seen(seat.pk, json_value({"v": 8, "sig": "", "changed": []}), 8)
+    sql.write_seen(seat.pk, json_value({"v": 9, "sig": "", "changed": [[1, 1]]}), 9)
+    sql.write_seen(seat.pk, json_value({"v": 8, "sig": "", "changed": []}), 8)
     assert Seat.objects.get(pk=seat.pk).seen == {"v": 9, "sig": "", "changed": [[1, 1]]}
-    services._write_seen(seat.pk, json_value({"v": 10, "sig": "", "changed": []}), 10)
+    sql.write_seen(seat.pk, json_value({"v": 10, "sig": "", "changed": []}), 10)
     assert Seat.objects.get(pk=seat.pk).seen["v"] == 10
 
 
@@ -133,17 +135,17 @@ def test_a_late_record_never_replaces_a_newer_versions(game_ab):
 def test_written_on_its_own_without_waiting_for_the_flush_and_only_there(alice, bob):
     from django.db import connection, transaction
 
-    from games.writes import json_value
+    from games.store.sql import json_value
 
     game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
     seat = Seat.objects.get(game=game, color="black")
-    services._write_seen(seat.pk, json_value({"v": 3, "sig": "", "changed": []}), 3)
+    sql.write_seen(seat.pk, json_value({"v": 3, "sig": "", "changed": []}), 3)
     assert Seat.objects.get(pk=seat.pk).seen["v"] == 3
     with connection.cursor() as cursor:  # SET LOCAL held for that statement's own transaction only
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"
     with transaction.atomic():  # inside a caller's transaction, that transaction's commit is untouched
-        services._write_seen(seat.pk, json_value({"v": 4, "sig": "", "changed": []}), 4)
+        sql.write_seen(seat.pk, json_value({"v": 4, "sig": "", "changed": []}), 4)
         with connection.cursor() as cursor:
             cursor.execute("SHOW synchronous_commit")
             assert cursor.fetchone()[0] == "on"

@@ -26,10 +26,10 @@ from django.test import Client
 from django.utils import translation
 
 from games import boardpatch, selectors, services
-from games.boardcache import CSRF_MARK
 from games.engines import get_engine
 from games.models import Game
-from games.takeback import Controls
+from games.pages.board import CSRF_MARK
+from games.selectors.takeback import Controls
 from games.ui import wec
 from games.ui.wec.board import place_key
 from games.ui.wec.panels import TurnPanel

@@ -22,10 +22,10 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
 
-from games.boardcache import CSRF_MARK
 from games.boardpatch import PART_MARK
 from games.engines import get_engine
 from games.models import Game
+from games.pages.board import CSRF_MARK
 from games.ui.wec import highlights, panels
 from games.ui.wec import selectors as wec_selectors
 from games.ui.wec.board import build_board, place_key

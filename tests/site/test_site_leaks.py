@@ -34,8 +34,11 @@ from django.urls import reverse
 from leak_worlds import END, SCENARIO, TIMELINE, TORPEDO, P, legal, move
 
 import games.rules.wec as wec
-from games import boardcache, notifications, selectors, services, state_store, takeback
+from games import notifications, selectors, services
 from games.models import Notification
+from games.pages import board as board_page
+from games.services import events, takeback
+from games.store import states as state_store
 from games.ui.wec import highlights, review
 from tools.site import benchkit
 from wecsite import siteurl
@@ -52,7 +55,7 @@ START = datetime(2031, 3, 4, 5, 6, 7, tzinfo=UTC)
 # Fire, taken back (unseen too), and each world's own unseen Sub Move, taken
 # back before the same Sub Move in both.  Both also take back a seen King
 # Move (Black sees the King step back: the same in both worlds).
-TAKE_BACK = {"type": "take_back"}  # not an action: the test calls games.takeback
+TAKE_BACK = {"type": "take_back"}  # not an action: the test calls games.services.takeback
 TIMELINE_TAKE_BACK = [
     ("black", [move((1, 1), (1, 2, "ground"))], [move((1, 1), (1, 2, "ground"))]),
     ("black", [END], [END]),
@@ -304,9 +307,9 @@ async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(c
     # The render cache keys a running clock's board by the minute: the test's
     # minute, or a real minute passing between two worlds' moments would
     # serve one world a board cached earlier and the other a fresh one.
-    monkeypatch.setattr(boardcache, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
+    monkeypatch.setattr(board_page, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
     queued: list[int] = []
-    monkeypatch.setattr(services, "_enqueue_email", queued.append)
+    monkeypatch.setattr(events, "_enqueue_email", queued.append)
 
     # A Redis prefix per world: otherwise world B would be served world A's
     # cached boards (same game id, colour and version) and compare nothing.
@@ -351,9 +354,9 @@ async def test_take_backs_in_a_friendly_game_look_alike_to_black(client, monkeyp
     # The render cache keys a running clock's board by the minute: the test's
     # minute, or a real minute passing between two worlds' moments would
     # serve one world a board cached earlier and the other a fresh one.
-    monkeypatch.setattr(boardcache, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
+    monkeypatch.setattr(board_page, "time", SimpleNamespace(time=lambda: clock.now.timestamp()))
     queued: list[int] = []
-    monkeypatch.setattr(services, "_enqueue_email", queued.append)
+    monkeypatch.setattr(events, "_enqueue_email", queued.append)
     prefix = settings.WEC_REDIS_PREFIX
     runs = []
     for world in (1, 2):

@@ -1,6 +1,6 @@
 """The memos and kept objects a submit and a board render use give the
 same answers as the long way (games/ui/wec/highlights.py,
-games/ui/wec/board.py, games/ui/wec/actions.py, games/state_store.py,
+games/ui/wec/board.py, games/ui/wec/actions.py, games/store/states.py,
 games/urlmemo.py), and the render cache on Django's own Redis backend."""
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from django.db import connection
 from django.urls import reverse
 from long_way import positions, signature_long_way
 
-from games import state_store, urlmemo
+from games import urlmemo
 from games.rules import wec as engine_module
+from games.store import render_cache
+from games.store import states as state_store
 from games.ui.wec import actions, board, highlights
 
 
@@ -97,9 +99,7 @@ def test_state_rows_text_is_the_document():
 def test_the_render_cache_is_djangos_redis_cache(settings):
     from django.core.cache.backends.redis import RedisCache
 
-    from games import boardcache
-
-    cache = boardcache._cache()
+    cache = render_cache.cache()
     assert type(cache) is RedisCache
     cache.set("perf5-shortcut", {"x": 1}, 30)
     assert cache.get("perf5-shortcut") == {"x": 1}

@@ -15,9 +15,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import selectors, services, state_store, takeback
+from games import selectors, services
 from games.models import Game, GameTurn, Seat
 from games.selectors import RecordLines
+from games.services import takeback
+from games.store import action_log
+from games.store import states as state_store
 from games.ui.wec import highlights
 from tools.site import benchkit
 
@@ -26,7 +29,7 @@ from tools.site import benchkit
 # action's hash and its seats with their users (one statement), one batch of
 # writes (the action row, a Turn record when a Turn ends, the state row, the
 # game row, a notification when the turn passes, the seats' versions, the
-# mover's record of the board it is answered with: games.writes), COMMIT;
+# mover's record of the board it is answered with: games.store.sql), COMMIT;
 # (board) the game with its seats and the notifications read (one statement:
 # services.open_game), the seat's record of what it was shown (issue 13's
 # "changed since you last looked", once per view version), and for a render
@@ -231,9 +234,9 @@ def test_highlights_from_kept_turn_ends_equal_the_queried_ones(alice, bob, engin
                 truth = highlights.for_player(game, seat.color, view)
                 assert kept == truth, (competitive, step, seat.color)
                 # The last Turn ends read backwards are the tail of all of them read forwards.
-                every = takeback.turn_ends(game)
+                every = action_log.turn_ends(game)
                 for k in (1, 2, 3):
-                    assert takeback.turn_ends(game, last=k) == every[-k:], (competitive, step, k)
+                    assert action_log.turn_ends(game, last=k) == every[-k:], (competitive, step, k)
 
 
 def _client_of(user) -> Client:
@@ -245,7 +248,7 @@ def _client_of(user) -> Client:
 @pytest.mark.django_db
 def test_a_batch_sends_its_statements_in_order_in_one_execute(game, alice):
     from games.models import GameState
-    from games.writes import Batch, json_value
+    from games.store.sql import Batch, json_value
 
     batch = Batch()
     rows = []

@@ -1,5 +1,5 @@
 """The board fetch's hand-written statements prepared on the connection
-(games.rows.prepared_cursor, issue 12's seventh round): the same rows as
+(games.store.sql.prepared_cursor): the same rows as
 Django's own cursor, nothing changed for the ORM's cursors, and off with
 WEC_PREPARED_STATEMENTS=0."""
 
@@ -7,9 +7,11 @@ import pytest
 from django.db import connection
 from django.db.backends.postgresql.base import Cursor
 
-from games import rows, selectors, services, takeback
+from games import selectors, services
 from games.engines import get_engine
 from games.models import Game
+from games.store import sql
+from games.store.action_log import turn_ends
 
 pytestmark = pytest.mark.django_db
 
@@ -39,10 +41,10 @@ def _open(game, user):
 
 def test_the_same_rows_prepared_or_not(settings, played, alice):
     settings.WEC_PREPARED_STATEMENTS = True
-    prepared = (_open(played, alice), takeback.turn_ends(Game.objects.get(pk=played.pk), last=2))
-    again = (_open(played, alice), takeback.turn_ends(Game.objects.get(pk=played.pk), last=2))
+    prepared = (_open(played, alice), turn_ends(Game.objects.get(pk=played.pk), last=2))
+    again = (_open(played, alice), turn_ends(Game.objects.get(pk=played.pk), last=2))
     settings.WEC_PREPARED_STATEMENTS = False
-    plain = (_open(played, alice), takeback.turn_ends(Game.objects.get(pk=played.pk), last=2))
+    plain = (_open(played, alice), turn_ends(Game.objects.get(pk=played.pk), last=2))
     assert prepared == again == plain
     assert len(plain[1]) == 2
 
@@ -64,7 +66,7 @@ def test_prepared_on_the_connection_and_nothing_else_changed(settings, played, a
 
 def test_off(settings, played, alice):
     settings.WEC_PREPARED_STATEMENTS = False
-    with rows.prepared_cursor() as cursor:
+    with sql.prepared_cursor() as cursor:
         assert isinstance(cursor.cursor, Cursor)
         cursor.execute("SELECT %s::int", [7])
         assert cursor.fetchone()[0] == 7

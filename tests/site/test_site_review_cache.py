@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import boardcache, review_cache, selectors, services
+from games import selectors, services
 from games.engines import get_engine
 from games.models import Game
+from games.pages import review as review_page
+from games.store import render_cache
 from games.ui.wec import review
 
 pytestmark = pytest.mark.django_db
@@ -30,20 +32,20 @@ def test_precompute_renders_every_step_once_and_the_endpoint_serves_it(client, g
     game = _finished(game, alice, bob)
     steps = len(selectors.replay_frames(game))
     assert steps == 4
-    assert review_cache.precompute(game.pk) == 2 * steps
-    assert review_cache.precompute(game.pk) == 0  # already there
+    assert review_page.precompute(game.pk) == 2 * steps
+    assert review_page.precompute(game.pk) == 0  # already there
     # The endpoint now renders nothing: a step comes from the cache as it is.
     seat = selectors.seat_for(game, alice)
-    cached = boardcache._cache().get(boardcache.review_key(game, seat, 2))
+    cached = render_cache.cache().get(review_page.review_key(game, seat, 2))
     calls = []
-    monkeypatch.setattr(review_cache, "render_to_string", lambda *a, **k: calls.append(a) or "")
+    monkeypatch.setattr(review_page, "render_to_string", lambda *a, **k: calls.append(a) or "")
     client.force_login(alice)
     response = client.get(reverse("game_replay", args=[game.pk]), {"at": 2}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and response.content.decode() == cached and not calls
     assert 'data-at="2"' in cached and 'data-board="truth"' in cached
     # Out-of-range steps share the end's (or the start's) entry.
     assert client.get(reverse("game_replay", args=[game.pk]), {"at": 99}).content.decode() == (
-        boardcache._cache().get(boardcache.review_key(game, seat, steps - 1))
+        render_cache.cache().get(review_page.review_key(game, seat, steps - 1))
     )
 
 
@@ -53,12 +55,12 @@ def test_a_step_rendered_on_demand_matches_the_precomputed_one(client, game, ali
     url = reverse("game_replay", args=[game.pk])
     on_demand = client.get(url, {"at": 1}).content.decode()
     seat = selectors.seat_for(game, bob)
-    boardcache._cache().delete(boardcache.review_key(game, seat, 1))
+    render_cache.cache().delete(review_page.review_key(game, seat, 1))
     review._CACHE.clear()
     review._SUMMARIES.clear()
-    review_cache.precompute(game.pk)
+    review_page.precompute(game.pk)
     assert client.get(url, {"at": 1}).content.decode() == on_demand
 
 
 def test_no_review_cache_before_the_end(game, alice):
-    assert review_cache.precompute(game.pk) == 0
+    assert review_page.precompute(game.pk) == 0

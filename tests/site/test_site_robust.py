@@ -16,8 +16,8 @@ from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 
 from games import selectors, services
-from games.integrity import GENESIS_HASH, action_hash, purge_game
 from games.models import Game, GameAction, Snapshot
+from games.store.action_log import GENESIS_HASH, action_hash, purge_game
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

@@ -285,7 +285,7 @@ def test_rate_windows_and_retry_after(settings):
     assert ratelimit.hit("unit", user_id + 1, now=start + 4) == 0  # another user
     assert ratelimit.hit("unit", user_id, now=start + 10) == 0  # the next window
     key = f"{settings.WEC_REDIS_PREFIX}:rl:unit:{user_id}:{int(start // 10)}"
-    assert 0 < ratelimit._redis().ttl(key) <= 11  # windows expire
+    assert 0 < ratelimit.redis_client().ttl(key) <= 11  # windows expire
 
 
 def test_bad_rate_settings_are_refused(settings):

@@ -6,6 +6,7 @@ from django.db import connections
 from games import selectors, services
 from games.engines import get_engine
 from games.models import Game, GameAction, Snapshot
+from games.services import events
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +106,7 @@ def test_snapshots_every_n_and_replay_matches(game, alice, bob, engine, first_mo
 
 def test_broadcast_only_after_commit(game, alice, first_move, monkeypatch, django_capture_on_commit_callbacks):
     sent = []
-    monkeypatch.setattr(services, "broadcast_changed", lambda gid, color, v: sent.append((gid, color, v)))
+    monkeypatch.setattr(events, "broadcast_changed", lambda gid, color, v: sent.append((gid, color, v)))
     before = {s.color: s.version for s in game.seats.all()}
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.submit_action(game.pk, alice, first_move(state_of(game.pk)), expected_seq=0)

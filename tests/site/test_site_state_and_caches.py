@@ -13,8 +13,9 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import selectors, services, state_store
+from games import selectors, services
 from games.models import Game, GameAction, GameState, GameTurn, Snapshot
+from games.store import states as state_store
 
 
 def play(game_id: int, users: dict, engine, actions: int, seed: int = 3) -> None:

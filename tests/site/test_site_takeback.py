@@ -8,10 +8,13 @@ from django.core.management import call_command
 from django.db import connection
 from django.urls import reverse
 
-from games import selectors, services, state_store, takeback
+from games import selectors, services
 from games.engines import get_engine
 from games.management.commands.verify_games import verify_game
 from games.models import Game, GameAction, GameTurn, Notification, Seat
+from games.services import takeback
+from games.store import action_log
+from games.store import states as state_store
 
 pytestmark = pytest.mark.django_db
 
@@ -200,7 +203,7 @@ def test_an_undo_request_granted_rolls_back_the_askers_last_turn(client, friendl
     assert game.to_move == "white" and GameTurn.objects.filter(game=game).count() == 3
     assert verify_game(game)[0] is None
     # The highlights and the review frames count only Turns in effect.
-    assert [c for _s, c in takeback.turn_ends(game)] == ["black", "white", "black"]
+    assert [c for _s, c in action_log.turn_ends(game)] == ["black", "white", "black"]
     assert len(selectors.replay_frames(game)) == 4
     call_command("verify_games", game=[game.pk])
 

@@ -15,8 +15,9 @@ from clock_steps import DAY, HOUR, T0, bank_game, seats, turn
 from django.test import Client
 from django.urls import reverse
 
-from games import selectors, services, services_vacation, tasks
+from games import selectors, services, tasks
 from games.models import Game
+from games.vacation import services as services_vacation
 
 pytestmark = pytest.mark.django_db
 
@@ -303,7 +304,7 @@ def test_the_profile_form_does_not_overwrite_the_vacation(alice, bob, clock):
 def test_the_render_cache_key_follows_the_badges_date(client, alice, bob, clock):
     """The badge's date can move without a view version bump (1 January's
     top-up lengthens an open-ended vacation): the cached board must follow."""
-    from games import boardcache
+    from games.pages import board as board_page
 
     game = plain_game(alice)
     services_vacation.start_vacation(alice)
@@ -312,9 +313,9 @@ def test_the_render_cache_key_follows_the_badges_date(client, alice, bob, clock)
     first = client.get(board_url, HTTP_HX_REQUEST="true").content.decode()
     assert '<time datetime="2030-03-31T12:00:00+00:00">' in first  # paid to T0 + 1 day, then 29 days
     version = seats(game.pk)["white"].version
-    key = boardcache.board_key(selectors.get_game(game.pk), seats(game.pk)["white"])
+    key = board_page.board_key(selectors.get_game(game.pk), seats(game.pk)["white"])
     type(alice).objects.filter(pk=alice.pk).update(vacation_days=39)
     assert seats(game.pk)["white"].version == version
-    assert boardcache.board_key(selectors.get_game(game.pk), seats(game.pk)["white"]) != key
+    assert board_page.board_key(selectors.get_game(game.pk), seats(game.pk)["white"]) != key
     again = client.get(board_url, HTTP_HX_REQUEST="true").content.decode()
     assert '<time datetime="2030-04-10T12:00:00+00:00">' in again

@@ -13,6 +13,7 @@ from leak_worlds import END, EXCHANGE, SCENARIO, TORPEDO, legal, move
 
 from games import selectors, services
 from games.models import Game, Seat
+from games.services import events
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def test_versions_follow_each_colours_own_view(
 ):
     rung = []
     bells = []
-    monkeypatch.setattr(services, "broadcast_changed", lambda gid, color, v: bells.append((color, v)))
+    monkeypatch.setattr(events, "broadcast_changed", lambda gid, color, v: bells.append((color, v)))
 
     def run(user, wanted):
         bells.clear()

@@ -400,8 +400,8 @@ def build_long_game(bg: BenchGame, engine, actions: int) -> int:
     verify_games checks the result like any other game.  Returns the count."""
     from django.db import transaction
 
-    from games.integrity import GENESIS_HASH, action_hash
     from games.models import Game, GameAction, GameState, GameTurn, Seat, Snapshot
+    from games.store.action_log import GENESIS_HASH, action_hash
 
     every = max(1, int(settings.WEC_SNAPSHOT_EVERY))
     game = Game.objects.get(pk=bg.game_id)

@@ -115,35 +115,40 @@ except ImportError:
     pass
 
 # --- the service and the answer --------------------------------------------------------
-from games import boardcache, boardpatch, doorbells, services, state_store, writes  # noqa: E402
+from games import boardpatch, doorbells, services  # noqa: E402
+from games.pages import board as board_page  # noqa: E402
+from games.services import lifecycle, seen, submit, versions  # noqa: E402
+from games.store import sql  # noqa: E402
+from games.store import states as state_store  # noqa: E402
 from games.ui import wec as wec_ui  # noqa: E402
 
 # module or class, attribute: label
 SPANS = """
 services submit_action: service
-services locked_game: lock+load rows
-services load_state: load_state
-services legal_actions: legal_actions
-services settle_views: settle_views (views, digests)
-services _note_shown_in_batch: note_shown (signature)
-services append_action: append_action
-services _schedule_ai_if_needed: schedule_ai
+submit locked_game: lock+load rows
+submit load_state: load_state
+submit legal_actions: legal_actions
+versions settle_views: settle_views (views, digests)
+seen note_shown_in_batch: note_shown (signature)
+submit append_action: append_action
+lifecycle schedule_ai_if_needed: schedule_ai
 state_store save_state: save_state (state row)
-writes.Batch flush: batch flush
-boardcache board_response: answer: board_response
-boardcache since_last: answer: since_last
-boardcache get_token: answer: csrf token
-boardcache history_fragment: answer: history_fragment
+sql.Batch flush: batch flush
+board_page board_response: answer: board_response
+board_page since_last: answer: since_last
+board_page get_token: answer: csrf token
+board_page history_fragment: answer: history_fragment
 boardpatch digests: answer: part digests
 boardpatch patch: answer: patch
 wec_ui board_context: answer: board_context
 wec_ui render_board: answer: render_board
 doorbells._Bell _do: bell: _do
 doorbells _send_now: bell: send doorbells
-boardcache _store: bell: render cache SET
+board_page _store: bell: render cache SET
 """
-_owners = {"services": services, "state_store": state_store, "writes.Batch": writes.Batch,
-           "boardcache": boardcache, "boardpatch": boardpatch, "wec_ui": wec_ui,
+_owners = {"services": services, "submit": submit, "versions": versions, "seen": seen, "lifecycle": lifecycle,
+           "state_store": state_store, "sql.Batch": sql.Batch,
+           "board_page": board_page, "boardpatch": boardpatch, "wec_ui": wec_ui,
            "doorbells._Bell": doorbells._Bell, "doorbells": doorbells}  # fmt: skip
 for line in SPANS.strip().splitlines():
     where, label = line.split(": ", 1)

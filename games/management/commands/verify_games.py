@@ -15,9 +15,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from games.engines import get_engine
-from games.integrity import GENESIS_HASH, action_hash
 from games.models import Game, GameAction, GameState, GameTurn, Snapshot
-from games.state_store import apply_entry
+from games.store.action_log import GENESIS_HASH, action_hash, apply_entry
 
 
 def _plain(value):

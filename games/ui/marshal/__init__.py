@@ -20,11 +20,18 @@ from django.utils.translation import gettext_lazy
 
 from games import selectors
 from games.engines import get_engine
+from games.engines import marshal as marshal_engine
+from games.forms import ActionError
 from games.models import Game, other_color
+from games.rules import marshal as rules
+from games.rules.marshal.constants import ARMY
+from games.services.errors import IllegalMove, MalformedAction
 
 from . import favourites
 from . import options as OPTIONS  # noqa: N812 (the package's options form, as GameUI names it)
 from .board import board_size, build_board, known_to_enemy, lost_summary, parse_square, square_key, turn_hint
+from .refusals import translate
+from .review import replay_state
 from .words import PIECE_MARKS, line_words, piece_name, reason_name
 
 NAME = "marshal"
@@ -46,9 +53,7 @@ SINCE_LAST = False
 
 
 def engine_options(options: dict) -> dict:
-    from games.engines.marshal import engine_options as strip
-
-    return strip(options)
+    return marshal_engine.engine_options(options)
 
 
 def plain_words(line: str, color: str) -> str:
@@ -94,8 +99,6 @@ def actor(engine, state, color: str) -> bool:
 def action_from_fields(data) -> dict:
     """Marshal's pages post every action as JSON (`action`): a form of
     separate fields is not an action."""
-    from games.forms import ActionError
-
     raise ActionError(_("That is not a valid action."))
 
 
@@ -111,8 +114,6 @@ def ai_action(engine, state, level: str, rng, memo: dict, think_seconds: float) 
 
 def refusal(message: str) -> str:
     """An engine refusal in the reader's language (games/ui/marshal/refusals.py)."""
-    from .refusals import translate
-
     return translate(message)
 
 
@@ -121,8 +122,6 @@ def accepts(engine, state, color: str, action: dict, legal: list) -> dict:
     army (any valid arrangement; the engine judges it) or "random" (the site
     draws the number and never shows it); a move is two squares, judged by
     the engine, whose refusal never names an enemy type."""
-    from games.services import IllegalMove, MalformedAction
-
     kind = action.get("type")
     if state.phase == "setup":
         if kind != "setup":
@@ -166,8 +165,6 @@ def _setup_context(game, seat, view, state) -> dict:
     engine = get_engine(game.engine)
     default = next(a["pieces"] for a in engine.legal_actions(state) if a.get("color") == seat.color)
     favourite = favourites.arrangement_for(seat.user, view, seat.color)
-    from games.rules.marshal.constants import ARMY
-
     palette = [{"type": t, "name": piece_name(t), "mark": PIECE_MARKS[t], "count": n} for t, n in ARMY.items()]
     return {
         "initial": json.dumps(favourite or default),
@@ -219,8 +216,6 @@ def full_view(game, state) -> dict:
 
 def review_context(game, seat, at=None, history=None, state=None) -> dict:
     """The ended game's replay: the true board after each turn (`at`)."""
-    from .review import replay_state
-
     if history is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)
     last = len(history["notation"])
@@ -240,8 +235,6 @@ def review_context(game, seat, at=None, history=None, state=None) -> dict:
 def public_view(state) -> dict:
     """What neither player hides: every piece's place and colour; a type
     only where the *enemy* of its owner knows it (its owner always does)."""
-    from games.rules import marshal as rules
-
     views = {c: rules.view(state, c) for c in ("black", "white")}
     pieces = []
     for color in ("black", "white"):

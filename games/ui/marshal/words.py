@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.rules.marshal.constants import TYPE_OF_LETTER
+from games.words import reason_name as site_reason
 
 PIECE_NAMES = {
     "corporal": gettext_lazy("Corporal"),
@@ -46,8 +47,6 @@ def piece_name(kind: str) -> str:
 def reason_name(reason: str) -> str:
     """Why the game ended, in words: the engine's reasons, else the site's
     own (resignation, time, agreed draw), named as for every game."""
-    from games.words import reason_name as site_reason
-
     own = {
         "hq_captured": _("the Headquarters was taken"),
         "no_mobile_pieces": _("no piece left that can move"),

@@ -8,15 +8,23 @@ partial is its template (BOARD_TEMPLATE and the partials it includes)."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
 from games import boardpatch
+from games.rules.wec import search
 
+from . import actions
 from . import options as OPTIONS  # noqa: N812 (the options form, as GameUI names it)
+from .actions import match_legal_action
+from .board import viewer_words
 from .context import board_context, board_params, kept_selection, review_context, watch_context
-from .highlights import carry_ends, signature_changes, since_last_text
+from .highlights import carry_ends, remember_views, signature_changes, since_last_text
 from .highlights import signature as view_signature
+from .record import translated_line
+from .refusals import translate
+from .templatetags.wec_grid import PARTS_KEY
 
 NAME = "wec"
 LABEL = _("Weaponized Chess")
@@ -30,7 +38,7 @@ NOTATION_LABEL = _("Wec notation")
 EXPORT_EXTENSION = "wec"
 RECORD_NUMBERED = False  # the export numbers the notation's lines
 # The board highlights what changed since the player last looked
-# (games/boardcache.py since_last; games/partials/since_last.html).
+# (games/pages/board.py since_last; games/partials/since_last.html).
 SINCE_LAST = True
 OPTIONS_PREFIX = "opt_"
 #: Wec's own pages in the site's menu (games/ui/wec/urls.py).
@@ -78,8 +86,6 @@ def render_board(context: dict) -> str:
     (games.boardpatch) as its grid built them: most are the Squares the
     player's grid memo kept, whose hashes Python already knows, so the
     board is neither cut again nor hashed again."""
-    from .templatetags.wec_grid import PARTS_KEY
-
     parts: list[str] = []
     html = render_to_string(BOARD_TEMPLATE, {**context, PARTS_KEY: parts})
     return boardpatch.with_parts(html, parts)
@@ -88,9 +94,6 @@ def render_board(context: dict) -> str:
 def plain_words(line: str, color: str) -> str:
     """A plain-English record line with its direction words turned for the
     reader (north is up on each player's own screen), in the reader's language."""
-    from .board import viewer_words
-    from .record import translated_line
-
     return translated_line(viewer_words(line, color))
 
 
@@ -106,28 +109,20 @@ def actor(engine, state, color: str) -> bool:
 
 def accepts(engine, state, color: str, action: dict, legal: list) -> dict:
     """The logged form of a posted action: the entry of legal_actions it is."""
-    from .actions import match_legal_action
-
     return match_legal_action(action, legal)
 
 
 def action_from_fields(data) -> dict:
     """An action posted one field per key, as the board's buttons post it."""
-    from .actions import action_from_fields as read
-
-    return read(data)
+    return actions.action_from_fields(data)
 
 
 def after_settle(game, views: dict) -> None:
     """After an action that ended a Turn: both colours' views at this Turn
     boundary, kept (after commit) for the highlights of the pages to come,
     which would otherwise replay the Turn from a snapshot."""
-    if getattr(game, "_last_action_type", None) != "end_turn":
+    if getattr(game, "last_action_type", None) != "end_turn":
         return
-    from django.db import transaction
-
-    from .highlights import remember_views
-
     transaction.on_commit(lambda g=game, s=game.seq, v=views: remember_views(g, s, v))
 
 
@@ -138,8 +133,6 @@ def ai_action(engine, state, level: str, rng, memo: dict, think_seconds: float) 
     which lives as long as one run of the AI task)."""
     if level == "easy":
         return engine.choose_action(state, rng.randrange(2**31))
-    from games.rules.wec import search
-
     if "plan" not in memo:
         memo["plan"] = search.choose_turn(state, level, rng.randrange(2**31), budget_s=think_seconds)
     action, memo["plan"] = search.follow_plan(state, memo["plan"], rng.randrange(2**31))
@@ -148,6 +141,4 @@ def ai_action(engine, state, level: str, rng, memo: dict, think_seconds: float) 
 
 def refusal(message: str) -> str:
     """An engine refusal in the reader's language (games/ui/wec/refusals.py)."""
-    from .refusals import translate
-
     return translate(message)

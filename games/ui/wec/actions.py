@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.forms import ActionError
+from games.services import IllegalMove, MalformedAction
 
 #: The engine's action types (games/rules/wec/actions/common.py ACTION_TYPES).
 ACTION_TYPES = ("move", "end_turn", "fire", "pickup", "drop", "exchange", "reinforce")
@@ -124,8 +125,6 @@ def match_legal_action(action: dict, legal: list[dict]) -> dict:
     normalising; an action leaving out `piece` / `to_piece` matches when exactly
     one entry fits.  Raises IllegalMove (nothing else fits) or MalformedAction
     (several of the player's pieces could do it)."""
-    from games.services import IllegalMove, MalformedAction
-
     wanted = normalise_action(action)
     kind = action.get("type")
     for candidate in legal:

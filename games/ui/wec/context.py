@@ -10,9 +10,10 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from games import selectors, takeback
+from games import selectors
 from games.engines import get_engine
 from games.models import Game
+from games.selectors import takeback
 
 from . import arrows, highlights, panels
 from . import review as review_data
@@ -115,7 +116,7 @@ def board_context(request, game, seat, sel=None, to=None, mode=None, weapon=None
         "takeback": takeback.controls(game, seat, state),
         "arrows": arrows.for_player(game, seat.color, state, basics["history"]["notation"]),
         # What this view shows on each Square, for "changed since you last
-        # looked" (games/boardcache.py); not rendered into the board itself.
+        # looked" (games/pages/board.py); not rendered into the board itself.
         "seen_signature": (
             signature if signature is not None else highlights.signature(view, owner=owner, squares=now)
         ),

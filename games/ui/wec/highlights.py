@@ -25,6 +25,9 @@ from django.utils.translation import ngettext
 from games import doorbells
 from games.engines import get_engine
 from games.models import Game
+from games.selectors import load_state
+from games.store import render_cache
+from games.store.action_log import turn_ends
 
 from .grid import OwnerMemos
 
@@ -99,7 +102,7 @@ def signature(view: dict, owner: tuple | None = None, scratch: dict | None = Non
     keeps the entries' hashes in that player's memo; `squares` is
     `squares_of(view)` when the caller has it; `scratch` (a dict) gets it
     as "squares" (the service's record of the actor's view, which the
-    answer's board_context reads: games.services._note_shown_in_batch)."""
+    answer's board_context reads: games.services.seen.note_shown_in_batch)."""
     if squares is None:
         squares = _squares(view)
     if scratch is not None:
@@ -188,9 +191,7 @@ def _shared_key(key: tuple) -> str:
 
 
 def _shared():
-    from games.boardcache import _cache  # one client per process
-
-    return _cache()
+    return render_cache.cache()  # one client per process
 
 
 # The squares maps (_squares) of the kept views, under the same keys.
@@ -243,8 +244,6 @@ def remember_views(game: Game, seq: int, views: dict[str, dict]) -> None:
 
 
 def _view_at(game: Game, seq: int, color: str) -> dict:
-    from games.selectors import load_state
-
     key = _view_key(game, seq, color)
     view = _VIEWS.get(key)
     if view is not None:
@@ -289,8 +288,6 @@ def _keep_ends(key: tuple, ends: list) -> None:
 
 def _last_ends(game: Game, color: str, version: int | None) -> list:
     """The last two Turn ends still in effect, oldest first."""
-    from games.takeback import turn_ends
-
     key = _ends_key(game, color, version) if version is not None else None
     hit = _ENDS.get(key) if key is not None else None
     if hit is not None:

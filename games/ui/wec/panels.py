@@ -1,6 +1,7 @@
 """Turns one player's `legal_actions` and `view` into the game page's panels:
 the action panel of a selected piece, the turn panel, and the board targets of
-the "aim" (orange, directional Fires) and "destination" (Transports) modes.
+the "aim" (orange, directional Fires) and "destination" (Transports) modes,
+and the sandbox's list of actions.
 
 Only the player's own `view(game, color)` and `legal_actions` (which the engine
 judges from that side's knowledge) go in; nothing here sees the true game.
@@ -496,3 +497,37 @@ def turn_panel(view: dict, legal: list[dict], color: str, words: _PanelWords | N
         can_end_turn=end is not None,
         end_turn=describe(end, names, color) if end else None,
     )
+
+
+def sandbox_choices(engine, state) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The side to move's legal actions in the sandbox, grouped for a select:
+    [(group label, [(index into legal_actions, label)])]."""
+    if engine.outcome(state):
+        return []
+    color = engine.to_move(state)
+    view = engine.view(state, color)
+    names = _Names(view, color)
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for index, action in enumerate(engine.legal_actions(state)):
+        kind = action.get("type")
+        place = action.get("from")
+        if kind == "move":
+            label = _("%(piece)s %(from)s to %(to)s") % {
+                "piece": names.own(action.get("piece"), place), "from": place_label(place), "to": place_label(action["to"]),
+            }
+            if action.get("doze"):
+                label += " " + _("dozing %(squares)s") % {
+                    "squares": " ".join(f"({r},{c})" for r, c in action["doze"])}
+            extra = sorted(k for k in action if k not in ("type", "piece", "from", "to", "doze"))
+            if extra:  # anything else that tells two Moves apart
+                label += " [" + ", ".join(f"{k}={action[k]}" for k in extra) + "]"
+            group = _("Moves")
+        elif kind == "end_turn":
+            label, group = _("End turn"), _("End the Turn")
+        else:
+            label = describe(action, names, color).label
+            if place is not None:
+                label = f"{names.own(action.get('piece'), place)} {place_label(place)}: {label}"
+            group = {"fire": _("Fires"), "reinforce": _("Reinforcements")}.get(kind, _("Articles"))
+        groups.setdefault(str(group), []).append((index, str(label)))
+    return list(groups.items())

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from games.rules.wec.plain_parts import plain_parts
 from games.ui.wec.board import PROJECTILES
 
-from .words import _PIECE_PHRASES, article_name, piece_name
+from .words import PIECE_PHRASES, article_name, piece_name
 
 _COMPASS = {
     "north": gettext_lazy("north"), "south": gettext_lazy("south"), "east": gettext_lazy("east"),
@@ -47,7 +47,7 @@ def _square(p: dict[str, Any]) -> str:
 
 
 def _bare(p: dict[str, Any]) -> str:
-    phrase = _PIECE_PHRASES.get((p["color"], None))
+    phrase = PIECE_PHRASES.get((p["color"], None))
     return str(phrase % {"piece": piece_name(p["type"])})
 
 

@@ -15,7 +15,11 @@ from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.models import Game, GameAction
-from games.state_store import apply_entry
+from games.selectors import load_state
+from games.store.action_log import apply_entry
+
+from .selectors import full_view_of
+from .words import level_name, piece_name
 
 PRIMARY = ("king", "dictator", "avatar", "president")
 COLORS = ("black", "white")
@@ -46,10 +50,6 @@ class Frame:
 
 def _frames(game: Game, frames: list[int]) -> list[Frame]:
     """Each frame's views, replaying the log once from the start."""
-    from games.selectors import load_state
-
-    from .selectors import full_view_of
-
     engine = get_engine(game.engine)
     state = load_state(game, upto=0)
     wanted = set(frames)
@@ -217,8 +217,6 @@ def threat(frame: Frame, color: str) -> Threat:
 
 def describe(t: Threat) -> str:
     """The Threat in words, for the review (translated)."""
-    from .words import piece_name
-
     def where(who):
         kind, row, col, level = who
         return _("%(piece)s at (%(row)s,%(col)s%(level)s)") % {
@@ -236,8 +234,6 @@ def describe(t: Threat) -> str:
 
 
 def level_label(level: str) -> str:
-    from .words import level_name
-
     return str(level_name(level))
 
 

@@ -19,6 +19,10 @@ from typing import Any, NamedTuple
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.engines import get_engine
+
+from .words import level_name, piece_name
+
 LEVELS = ("ground", "air", "sub")
 COLORS = ("black", "white")
 _SQUARE = re.compile(r"\((\d+), (\d+)")
@@ -77,8 +81,6 @@ def parse(text: str, options: dict | None = None) -> dict:
 def check(doc: dict) -> dict:
     """The engine's verdict: its own dump of the position, or a
     ScenarioTextError carrying the engine's message and the Square it names."""
-    from games.engines import get_engine
-
     engine = get_engine("wec")
     try:
         return engine.dump_scenario(engine.load_scenario(doc))
@@ -116,8 +118,6 @@ _ENGINE_MESSAGES = [
 
 def engine_message(message: str) -> str:
     """An engine error about a position, in the user's language when known."""
-    from .words import level_name, piece_name
-
     for pattern, text in _ENGINE_MESSAGES:
         m = pattern.fullmatch(message)
         if m:
@@ -253,8 +253,6 @@ def shipped_about(source: str) -> str:
 
 
 def shipped_document(key: str) -> dict:
-    from games.engines import get_engine
-
     text = SHIPPED[key].text
     if text is None:
         engine = get_engine("wec")

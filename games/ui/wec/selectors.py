@@ -1,7 +1,7 @@
 """Reads of the Wec package: a player's Move targets from a place (the
 board's move options), the spectators' public view, the true board of a
-review or the sandbox, the scenarios the board editor, the sandbox and a new
-game start from, and the sandbox's list of actions."""
+review or the sandbox, and the scenarios the board editor, the sandbox and a
+new game start from."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from games.engines import get_engine
-from games.models import Game
+from games.models import Game, Scenario
 from games.rules import wec as rules
 from games.selectors import is_review, legal_actions, load_state
+from games.store.action_log import turn_ends
 
+from .scenario_text import SHIPPED, shipped_document
 from .words import action_name, level_name, piece_name
 
 logger = logging.getLogger(__name__)
@@ -26,10 +28,6 @@ LEVELS = ("ground", "air", "sub")
 
 def scenario_document(source: str, user) -> tuple[str, dict] | None:
     """(name, document) of `source`: "shipped:<key>" or "id:<n>" (own or public)."""
-    from games.models import Scenario
-
-    from .scenario_text import SHIPPED, shipped_document
-
     kind, _sep, key = (source or "").partition(":")
     if kind == "shipped" and key in SHIPPED:
         return str(SHIPPED[key].title), shipped_document(key)
@@ -38,42 +36,6 @@ def scenario_document(source: str, user) -> tuple[str, dict] | None:
         if scenario and (scenario.public or (user.is_authenticated and scenario.owner_id == user.pk)):
             return scenario.name, scenario.document
     return None
-
-
-def sandbox_choices(engine, state) -> list[tuple[str, list[tuple[int, str]]]]:
-    """The side to move's legal actions in the sandbox, grouped for a select:
-    [(group label, [(index into legal_actions, label)])]."""
-    from .panels import _Names, describe, place_label
-
-    if engine.outcome(state):
-        return []
-    color = engine.to_move(state)
-    view = engine.view(state, color)
-    names = _Names(view, color)
-    groups: dict[str, list[tuple[int, str]]] = {}
-    for index, action in enumerate(engine.legal_actions(state)):
-        kind = action.get("type")
-        place = action.get("from")
-        if kind == "move":
-            label = _("%(piece)s %(from)s to %(to)s") % {
-                "piece": names.own(action.get("piece"), place), "from": place_label(place), "to": place_label(action["to"]),
-            }
-            if action.get("doze"):
-                label += " " + _("dozing %(squares)s") % {
-                    "squares": " ".join(f"({r},{c})" for r, c in action["doze"])}
-            extra = sorted(k for k in action if k not in ("type", "piece", "from", "to", "doze"))
-            if extra:  # anything else that tells two Moves apart
-                label += " [" + ", ".join(f"{k}={action[k]}" for k in extra) + "]"
-            group = _("Moves")
-        elif kind == "end_turn":
-            label, group = _("End turn"), _("End the Turn")
-        else:
-            label = describe(action, names, color).label
-            if place is not None:
-                label = f"{names.own(action.get('piece'), place)} {place_label(place)}: {label}"
-            group = {"fire": _("Fires"), "reinforce": _("Reinforcements")}.get(kind, _("Articles"))
-        groups.setdefault(str(group), []).append((index, str(label)))
-    return list(groups.items())
 
 
 # --- the board's Move targets -------------------------------------------------------
@@ -196,8 +158,6 @@ def public_view(game: Game, state) -> dict:
     if rules.actions_this_turn(state):
         # The Turn's start is the last end_turn still in effect (a friendly
         # game's take-backs add log rows, so counting back from seq is wrong).
-        from games.takeback import turn_ends
-
         ends = turn_ends(game, last=1)
         state = load_state(game, upto=ends[-1][0] if ends else 0)
     boards = [rules.public_view(rules.view(state, color)) for color in ("black", "white")]

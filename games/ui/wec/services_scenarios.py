@@ -5,7 +5,10 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from games.models import Scenario
 from games.services import InvalidRequest, NotYourGame
+
+from .scenario_text import ScenarioTextError, check, parse
 
 
 @transaction.atomic
@@ -13,10 +16,6 @@ def save_scenario(*, owner, name: str, text: str, public: bool, scenario_id: int
     """Check a board-editor text with the engine and save it under `name`
     (a new scenario, or the owner's own `scenario_id`).  Raises InvalidRequest
     carrying the engine's message."""
-    from games.models import Scenario
-
-    from .scenario_text import ScenarioTextError, check, parse
-
     name = (name or "").strip()[:80]
     if not name:
         raise InvalidRequest(_("Give the scenario a name."))

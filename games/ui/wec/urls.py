@@ -3,7 +3,7 @@ Rules & Help page, the board editor and the sandbox."""
 
 from django.urls import path
 
-from games import views_club
+from games.views import club as club_views
 
 from . import views_help, views_sandbox, views_scenarios
 
@@ -17,5 +17,5 @@ urlpatterns = [
     path("sandbox/import/", views_sandbox.sandbox_import, name="sandbox_import"),
     # The record's address before it moved to the shared games/<id>/export/
     # (links written before issue 18 keep working).
-    path("games/<int:game_id>/export.wec", views_club.export_record, name="export_record_wec"),
+    path("games/<int:game_id>/export.wec", club_views.export_record, name="export_record_wec"),
 ]

@@ -13,13 +13,13 @@ from wecsite.ratelimit import rate_limited
 
 from . import selectors as wec_selectors
 from . import services_sandbox
-from .selectors import sandbox_choices, scenario_document
+from .board import build_board
+from .panels import sandbox_choices
+from .scenario_text import SHIPPED
+from .selectors import scenario_document
 
 
 def _context(request, box: dict | None) -> dict:
-    from .board import build_board
-    from .scenario_text import SHIPPED
-
     context = {
         "shipped": [(key, shipped.title) for key, shipped in SHIPPED.items()],
         "scenarios": selectors.scenarios_for(request.user),

@@ -12,18 +12,18 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.forms import NewGameForm
-from games.views_club import _refused
+from games.views.common import club_refused
 from wecsite.ratelimit import rate_limited
 
-from . import NAME, OPTIONS, OPTIONS_PREFIX
+from . import NAME, OPTIONS, OPTIONS_PREFIX, board_editor
+from .board import build_board
+from .scenario_text import SHIPPED, ScenarioTextError, check, parse, shipped_about, to_text
 from .selectors import scenario_document
 from .services_scenarios import save_scenario
 
 
 def _preview(doc: dict):
     """The whole position as the author wrote it (the author knows it all)."""
-    from .board import build_board
-
     view = {
         "pieces": [dict(p, stun=0) for p in doc.get("pieces", [])],
         "articles": doc.get("articles", []),
@@ -37,10 +37,6 @@ def _preview(doc: dict):
 def _editor_context(text: str, held: str = "") -> dict:
     """The point-and-click editor's palette and grid for the position in `text`
     (a text the parser refuses gets no grid: the text form shows the error)."""
-
-    from . import board_editor
-    from .scenario_text import ScenarioTextError, parse
-
     context = {
         "palette": board_editor, "held": held,
         "palette_tools": [("place", _("Place")), ("remove", _("Remove")), ("move", _("Move (pick up, then click where)"))],
@@ -62,9 +58,6 @@ def scenario_editor(request):
     """Write a position, check it with the engine, save it, start a game from it.
     A click on the point-and-click editor's board posts here too (`square` or
     `what=government`): the text is changed and the editor comes back."""
-    from . import board_editor
-    from .scenario_text import SHIPPED, ScenarioTextError, check, parse, shipped_about, to_text
-
     context = {"shipped": [(key, shipped.title) for key, shipped in SHIPPED.items()],
                "scenarios": selectors.scenarios_for(request.user)}
     status = 200
@@ -145,9 +138,9 @@ def scenario_start(request):
     if any(key.startswith(OPTIONS_PREFIX) for key in request.POST):
         options_form = OPTIONS.options_form_class(doc.get("options") or {})(request.POST)
     if not form.is_valid():
-        return _refused(request, services.InvalidRequest(_answer_error_form(form)))
+        return club_refused(request, services.InvalidRequest(_answer_error_form(form)))
     if options_form is not None and not options_form.is_valid():
-        return _refused(request, services.InvalidRequest(_answer_error_form(options_form)))
+        return club_refused(request, services.InvalidRequest(_answer_error_form(options_form)))
     options = OPTIONS.options_from_form(options_form.cleaned_data) if options_form is not None else None
     try:
         # Scenarios are positions of this game: never another engine's.
@@ -155,7 +148,7 @@ def scenario_start(request):
             creator=request.user, scenario=doc, options=options, **{**form.game_kwargs(), "engine": NAME}
         )
     except services.GameError as exc:
-        return _refused(request, exc)
+        return club_refused(request, exc)
     return redirect("game_detail", game_id=game.pk)
 
 

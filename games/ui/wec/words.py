@@ -137,7 +137,7 @@ def reason_name(reason):
 
 # Whole phrases, so that a language can agree the colour with the piece or
 # put it after ("Вертолёт белых"); never "colour" + " " + "piece".
-_PIECE_PHRASES = {
+PIECE_PHRASES = {
     ("black", None): _("Black %(piece)s"),
     ("white", None): _("White %(piece)s"),
     ("black", "left"): _("Black %(piece)s (left-hand)"),
@@ -152,7 +152,7 @@ def piece_title(piece: dict) -> str:
     then its badges, each part a translated phrase."""
     color, hand = piece.get("color"), piece.get("hand") or None
     name = piece_name(piece.get("type"))
-    phrase = _PIECE_PHRASES.get((color, hand)) or _PIECE_PHRASES.get((color, None))
+    phrase = PIECE_PHRASES.get((color, hand)) or PIECE_PHRASES.get((color, None))
     text = str(phrase % {"piece": name}) if phrase else str(name)
     articles = [str(article_name(a)) for a in piece.get("articles") or []]
     if articles:

@@ -1,7 +1,7 @@
 """`manage.py bench_board`: the board partial's render on a cache miss, timed
 directly over several boards, in one process.
 
-What games/boardcache.py does with a board it did not find in the cache,
+What games/pages/board.py does with a board it did not find in the cache,
 after the context is built: the game's `render_board` (the template, with
 Wec's grid written by its tag), the board's parts (games.boardpatch: handed
 over by the renderer, or cut from the HTML) and their digests.  The contexts
@@ -28,9 +28,9 @@ from types import SimpleNamespace
 from django.core.management.base import BaseCommand
 
 from games import boardpatch, selectors, services
-from games.boardcache import CSRF_MARK
 from games.engines import get_engine
 from games.models import Game
+from games.pages.board import CSRF_MARK
 from games.registry import get_ui
 from tools.site import benchkit
 

@@ -33,9 +33,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games import doorbells, state_store
+from games import doorbells
 from games.engines import get_engine
 from games.models import Game, Seat
+from games.store import states as state_store
 from tools.site import benchkit
 
 

@@ -3,7 +3,7 @@ of --actions quiet actions (tools.site.benchkit), then measures the CPU time
 (time.process_time, so other load on the machine does not count) of stepping
 its review through the replay endpoint: every step rendered on demand (a
 cold cache: the process's review frames and the render cache emptied)
-against every step after games.review_cache.precompute (what the Celery task
+against every step after games.pages.review.precompute (what the Celery task
 does when a game ends).  Prints the figures; --keep leaves the game in the
 database."""
 
@@ -16,9 +16,11 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.test import Client
 
-from games import boardcache, review_cache, selectors, services
+from games import selectors, services
 from games.engines import get_engine
-from games.integrity import purge_game
+from games.pages import review as review_page
+from games.store import render_cache
+from games.store.action_log import purge_game
 from games.ui.wec import review  # the bench game is a Wec game: its review's process caches
 from tools.site import benchkit
 
@@ -51,18 +53,18 @@ class Command(BaseCommand):
         client = Client()
         client.force_login(bg.players["black"].user)
         try:
-            cache = boardcache._cache()
+            cache = render_cache.cache()
             # On demand: each step rendered for the first time (the frames computed once per process).
             review._CACHE.clear()
             review._SUMMARIES.clear()
             cold = self._step_cpu(client, game.pk, steps)
             for seat in game.seats.all():
                 for at in range(len(frames)):
-                    cache.delete(boardcache.review_key(game, seat, at))
+                    cache.delete(review_page.review_key(game, seat, at))
             review._CACHE.clear()
             review._SUMMARIES.clear()
             t = time.process_time()
-            rendered = review_cache.precompute(game.pk)
+            rendered = review_page.precompute(game.pk)
             pre = time.process_time() - t
             warm = self._step_cpu(client, game.pk, steps)
         finally:

@@ -28,10 +28,11 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections, connection
 
-from games import selectors, state_store
+from games import selectors
 from games.engines import get_engine
 from games.management.commands.verify_games import verify_game
 from games.models import Game, Seat
+from games.store import states as state_store
 from tools.site import benchkit
 from tools.site.benchkit import Http, WebSocket, med, pct
 from tools.site.views import BENCH_TABLE
@@ -88,7 +89,7 @@ class Command(BaseCommand):
             times = []
             for _ in range(15):
                 if mode == "row":
-                    state_store._states.pop(game_id, None)  # another process wrote the state
+                    state_store.forget_state(game_id)  # another process wrote the state
                 elif mode == "cold":
                     state_store.clear_caches()  # a process that never saw the game
                 t = time.perf_counter()

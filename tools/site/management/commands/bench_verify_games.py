@@ -14,9 +14,9 @@ from django.core.management.base import BaseCommand
 
 from games import selectors, services
 from games.engines import get_engine
-from games.integrity import purge_game
 from games.management.commands.verify_games import verify_game
 from games.models import Game
+from games.store.action_log import purge_game
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
 """The board partial's answer: rendered once per (game, colour, view version)
-and kept in Redis, with the game record sent as appended lines (issue 12).
+and kept in Redis, with the game record sent as appended lines.
 
 The board a player is shown depends only on the game, their colour and their
 own view version (which changes exactly when what they are shown changes), the
@@ -12,7 +12,7 @@ goes into the other colour's key, so the cache cannot leak across sides.
 
 A third is the requester's own too: the Squares changed since the board the
 player was shown before ("changed since you last looked", kept per Seat by
-services.note_board_shown).  It is sent as a small out-of-band element
+games.services.seen.note_board_shown).  It is sent as a small out-of-band element
 (games/partials/since_last.html) that the page's script applies to the
 board, so the cached board stays the same for every request of a version;
 the cache keeps the view's signature (the game's, e.g. Wec's
@@ -26,38 +26,21 @@ import time
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.cache import caches
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from . import boardpatch, doorbells, selectors, services
-from .registry import get_ui
+from games import boardpatch, doorbells, selectors
+from games.registry import get_ui
+from games.services import seen
+from games.store import render_cache
 
 # Stands for the CSRF token in a cached board; never a valid token itself.
 CSRF_MARK = "@@wec-csrf@@"
 HISTORY_TEMPLATE = "games/partials/history.html"
 SINCE_TEMPLATE = "games/partials/since_last.html"
-
-
-_shared_cache: tuple[str, object] | None = None
-
-
-def _cache():
-    """The render cache, one client per process (its connection pool is
-    thread-safe).  `caches[...]` gives each request context its own backend
-    object, and Django's Redis backend keeps its connections per object:
-    under ASGI that was a new Redis connection for every request.  Made anew
-    when the cache settings change (tests)."""
-    global _shared_cache
-    alias = settings.WEC_RENDER_CACHE
-    stamp = f"{alias}:{settings.CACHES.get(alias)!r}"
-    hit = _shared_cache
-    if hit is None or hit[0] != stamp:
-        hit = _shared_cache = (stamp, caches.create_connection(alias))
-    return hit[1]
 
 
 def _store(key: str, value: tuple) -> None:
@@ -66,7 +49,7 @@ def _store(key: str, value: tuple) -> None:
     # hit that never reads them (it cuts the HTML itself when it needs to).
     if type(value[0]) is not str:
         value = (str.__str__(value[0]), *value[1:])
-    _cache().set(key, value, timeout=settings.WEC_RENDER_CACHE_SECONDS)
+    render_cache.cache().set(key, value, timeout=settings.WEC_RENDER_CACHE_SECONDS)
 
 
 def board_key(game, seat) -> str:
@@ -93,25 +76,6 @@ def board_key(game, seat) -> str:
                 for c in clocks
             ),
             minute,
-        ]
-    )
-
-
-def review_key(game, seat, at: int | None) -> str:
-    """The cache key of one step of an ended game's review, as `seat` sees it
-    (its board orientation).  The game's last action number and history epoch
-    are in it: a finished game has no more, so the entry never goes stale."""
-    return ":".join(
-        [
-            settings.WEC_REDIS_PREFIX,
-            "review",
-            str(game.pk),
-            str(game.seq),
-            str(getattr(game, "history_epoch", 0)),
-            game.status,
-            seat.color,
-            "end" if at is None else str(int(at)),
-            get_language() or "",  # the partial shows no times: no time zone
         ]
     )
 
@@ -195,7 +159,7 @@ def since_last(game, seat, signature: str | None, quiet: bool = False) -> dict |
     ui = get_ui(game.engine)
     if not ui.SINCE_LAST:
         return None
-    squares = services.note_board_shown(game, seat, signature, quiet=quiet)
+    squares = seen.note_board_shown(game, seat, signature, quiet=quiet)
     return {"squares": squares, "keys": " ".join(f"{r}-{c}" for r, c in squares), "text": ui.since_last_text(squares)}
 
 
@@ -231,7 +195,7 @@ def board_response(
     signature.  A `fresh` one (the answer to the action that made this view
     version) is not looked for in the cache first."""
     key = board_key(game, seat)
-    cached = _cache().get(key) if cacheable and not fresh else None
+    cached = render_cache.cache().get(key) if cacheable and not fresh else None
     if cached is not None and len(cached) != 7:
         cached = None  # written before the signature and the parts' hashes were kept
     part = None
@@ -270,7 +234,7 @@ def board_response(
             # over now (a fetch right after this one looks for it); a
             # submit's answer only once it is sent (its version is new and
             # the mover's page has it: the thread would only slow the
-            # answer, docs/performance.md, seventh round).
+            # answer, docs/performance.md).
             doorbells.later(functools.partial(_store, key, value), after_answer=fresh)
         part = history_fragment(request, game, seat, history)
     elif part is None:

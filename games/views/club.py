@@ -1,37 +1,30 @@
-"""Thin views of the club (issue 14): challenges, draw offers, chat."""
+"""The club's pages: challenges and their terms, draw offers, chat, the
+spectators' pages and the archive, a game's record and start for
+download, players' profiles and the leaderboard.  Thin views."""
 
 from __future__ import annotations
 
+import json
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games import selectors, services
+from games.club import challenges, draws
+from games.club import chat as club_chat
+from games.club import selectors as club_selectors
+from games.forms import NewGameForm
+from games.models import Game, Snapshot
+from games.registry import UI_REGISTRY, get_ui
+from games.registry import choices as game_choices
 from wecsite.ratelimit import rate_limited
 
-from . import selectors, services, services_club
-from .forms import NewGameForm
-from .models import Game
-from .registry import get_ui
-
-
-def _refused(request, exc: services.GameError, game_id: int | None = None):
-    back_url = reverse("game_detail", args=[game_id]) if game_id is not None else reverse("home")
-    if request.htmx:
-        return render(request, "games/partials/club_error.html", {"message": exc.message}, status=exc.status)
-    return render(request, "games/refused.html", {"message": exc.message, "back_url": back_url}, status=exc.status)
-
-
-def _participant(request, game_id: int):
-    try:
-        game = selectors.get_game(game_id)
-    except Game.DoesNotExist:
-        raise Http404 from None
-    seat = selectors.seat_for(game, request.user)
-    if seat is None:
-        raise Http404
-    return game, seat
+from .common import club_refused, participant
 
 
 def _challenge_context(request, game, seat, proposal_form=None) -> dict:
@@ -70,7 +63,7 @@ def _challenge_context(request, game, seat, proposal_form=None) -> dict:
 @login_required
 @require_GET
 def challenge_detail(request, game_id: int):
-    game, seat = _participant(request, game_id)
+    game, seat = participant(request, game_id)
     if game.status != Game.Status.CHALLENGE:
         return redirect("game_detail", game_id=game.pk)
     services.mark_notifications_read(request.user, game.pk)
@@ -85,24 +78,22 @@ def challenge_answer(request, game_id: int):
     answer = request.POST.get("answer", "")
     try:
         if answer == "accept":
-            services_club.accept_challenge(game_id=game_id, user=request.user)
+            challenges.accept_challenge(game_id=game_id, user=request.user)
             return redirect("game_detail", game_id=game_id)
         if answer == "decline":
-            services_club.decline_challenge(game_id=game_id, user=request.user)
+            challenges.decline_challenge(game_id=game_id, user=request.user)
             return redirect("home")
         if answer in ("approve", "reject"):
-            services_club.answer_proposal(game_id=game_id, user=request.user, approve=answer == "approve")
+            challenges.answer_proposal(game_id=game_id, user=request.user, approve=answer == "approve")
             return redirect("challenge_detail", game_id=game_id)
         raise services.InvalidRequest(_answer_error())
     except Game.DoesNotExist:
         raise Http404 from None
     except services.GameError as exc:
-        return _refused(request, exc, game_id)
+        return club_refused(request, exc, game_id)
 
 
 def _answer_error() -> str:
-    from django.utils.translation import gettext as _
-
     return _("Choose accept, decline, approve or reject.")
 
 
@@ -110,7 +101,7 @@ def _answer_error() -> str:
 @require_POST
 @rate_limited("challenge")
 def challenge_propose(request, game_id: int):
-    game, seat = _participant(request, game_id)
+    game, seat = participant(request, game_id)
     game_options = get_ui(game.engine).OPTIONS
     options_form = game_options.options_form_class(game.options)(request.POST)
     clock = NewGameForm(request.POST)
@@ -123,7 +114,7 @@ def challenge_propose(request, game_id: int):
     try:
         if kind not in ("", "competitive", "friendly"):
             raise services.InvalidRequest(_kind_error())
-        services_club.propose_change(
+        challenges.propose_change(
             game_id=game_id,
             user=request.user,
             options=game_options.options_from_form(options_form.cleaned_data),
@@ -132,13 +123,11 @@ def challenge_propose(request, game_id: int):
             competitive=None if not kind else kind == "competitive",
         )
     except services.GameError as exc:
-        return _refused(request, exc, game_id)
+        return club_refused(request, exc, game_id)
     return redirect("challenge_detail", game_id=game_id)
 
 
 def _kind_error() -> str:
-    from django.utils.translation import gettext as _
-
     return _("Choose a competitive or a friendly game.")
 
 
@@ -149,13 +138,13 @@ def draw(request, game_id: int):
     answer = request.POST.get("answer", "")
     try:
         if answer == "offer":
-            services_club.offer_draw(game_id=game_id, user=request.user)
+            draws.offer_draw(game_id=game_id, user=request.user)
         elif answer in ("accept", "decline"):
-            services_club.answer_draw(game_id=game_id, user=request.user, accept=answer == "accept")
+            draws.answer_draw(game_id=game_id, user=request.user, accept=answer == "accept")
         else:
             raise services.InvalidRequest(_answer_error())
     except services.GameError as exc:
-        return _refused(request, exc, game_id)
+        return club_refused(request, exc, game_id)
     return redirect("game_detail", game_id=game_id)
 
 
@@ -164,7 +153,7 @@ def _chat_context(request, game) -> dict:
     return {
         "game": game,
         "seat": seat,
-        "messages_": selectors.chat_messages(game, request.user) or [],
+        "messages_": club_selectors.chat_messages(game, request.user) or [],
         "can_post": seat is not None and game.status in (Game.Status.ACTIVE, Game.Status.FINISHED),
     }
 
@@ -176,7 +165,7 @@ def chat(request, game_id: int):
         game = selectors.get_game(game_id)
     except Game.DoesNotExist:
         raise Http404 from None
-    if selectors.chat_messages(game, request.user) is None:
+    if club_selectors.chat_messages(game, request.user) is None:
         raise Http404
     return render(request, "games/partials/chat.html", _chat_context(request, game))
 
@@ -188,19 +177,19 @@ def chat_post(request, game_id: int):
     what = request.POST.get("what", "post")
     try:
         if what == "post":
-            services_club.post_chat(game_id=game_id, user=request.user, text=request.POST.get("text", ""))
+            club_chat.post_chat(game_id=game_id, user=request.user, text=request.POST.get("text", ""))
         elif what in ("mute", "unmute"):
-            services_club.set_chat_muted(game_id=game_id, user=request.user, muted=what == "mute")
+            club_chat.set_chat_muted(game_id=game_id, user=request.user, muted=what == "mute")
         elif what == "report":
             try:
                 message_id = int(request.POST.get("message", ""))
             except ValueError:
                 raise services.InvalidRequest(_answer_error()) from None
-            services_club.report_chat(message_id=message_id, user=request.user)
+            club_chat.report_chat(message_id=message_id, user=request.user)
         else:
             raise services.InvalidRequest(_answer_error())
     except services.GameError as exc:
-        return _refused(request, exc, game_id)
+        return club_refused(request, exc, game_id)
     if request.htmx:
         return render(request, "games/partials/chat.html", _chat_context(request, selectors.get_game(game_id)))
     return redirect("game_detail", game_id=game_id)
@@ -233,7 +222,7 @@ def watch(request, game_id: int):
     """Anyone may watch: the public view while the game runs, the full review after."""
     game = _watchable(game_id)
     context = _watch_context(request, game)
-    context["chat_messages"] = selectors.chat_messages(game, None) or []
+    context["chat_messages"] = club_selectors.chat_messages(game, None) or []
     return render(request, "games/watch.html", context)
 
 
@@ -262,7 +251,7 @@ def archive(request):
     return render(
         request,
         "games/archive.html",
-        {"finished": selectors.archive(), "running": selectors.watchable_games()},
+        {"finished": club_selectors.archive(), "running": club_selectors.watchable_games()},
     )
 
 
@@ -295,10 +284,6 @@ def _header_value(value) -> str:
 def export_record(request, game_id: int):
     """The record as a Wec notation file: a header of players, options and
     result in [Key "value"] lines, then one Turn per line."""
-    import json
-
-    from django.http import HttpResponse
-
     game, color = _exporter(request, game_id)
     state = selectors.load_state(game)
     lines = selectors.history_lines(game, state, color)["notation"]
@@ -335,10 +320,6 @@ def export_record(request, game_id: int):
 def export_scenario(request, game_id: int):
     """The starting position as the engine's scenario JSON: only once the game
     has ended (a custom start may hold pieces one side cannot see)."""
-    from django.http import JsonResponse
-
-    from .models import Snapshot
-
     game, _color = _exporter(request, game_id)
     if game.status != Game.Status.FINISHED:
         raise Http404
@@ -355,28 +336,21 @@ def export_scenario(request, game_id: int):
 
 @require_GET
 def player_profile(request, username: str):
-    from django.contrib.auth import get_user_model
-
     user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
     if user is None:
         raise Http404
-    record = selectors.player_record(user)
+    record = club_selectors.player_record(user)
     return render(
         request,
         "games/player.html",
-        {"player": user, "record": record, "plot": selectors.rating_plot(record["ratings"])},
+        {"player": user, "record": record, "plot": club_selectors.rating_plot(record["ratings"])},
     )
 
 
 @require_GET
 def leaderboard(request):
-    from django.conf import settings
-
-    from .registry import UI_REGISTRY
-    from .registry import choices as game_choices
-
     engine = request.GET.get("game") or settings.WEC_ENGINE_NAME
     if engine not in UI_REGISTRY:
         raise Http404
-    context = {"players": selectors.leaderboard(engine=engine), "game_choices": game_choices(), "chosen": engine}
+    context = {"players": club_selectors.leaderboard(engine=engine), "game_choices": game_choices(), "chosen": engine}
     return render(request, "games/leaderboard.html", context)

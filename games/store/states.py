@@ -1,9 +1,10 @@
-"""Where a game's engine state lives between requests (issue 12).
+"""Where a game's engine state lives between requests.
 
 Three stores, one truth:
 
-* the action log (GameAction): the source of truth; every state below is a
-  replay of it, and `manage.py verify_games` proves so;
+* the action log (GameAction, games.store.action_log): the source of
+  truth; every state below is a replay of it, and `manage.py verify_games`
+  proves so;
 * GameState: one row per game with the latest state (without its history),
   stamped with the action number it follows, written in each action's
   transaction: loading a game is one row, however long the game;
@@ -15,8 +16,9 @@ Three stores, one truth:
 
 Each process keeps the latest engine states it loaded or wrote (keyed by game
 and action number, so a stale entry is never used: a newer action has a new
-number) and the Turn records it has read (append-only, so only new rows are
-ever asked for).  Both hold only committed data: writes enter the caches in
+number), the Turn records it has read (append-only, so only new rows are
+ever asked for) and the legal actions of the last few states asked about.
+All hold only committed data: writes enter the caches in
 `transaction.on_commit`.
 """
 
@@ -28,9 +30,13 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
-from .engines import Engine, as_undo_engine, get_engine
-from .models import Game, GameAction, GameState, GameTurn, Snapshot
+from games.engines import Engine, get_engine
+from games.models import Game, GameAction, GameState, GameTurn, Snapshot
+
+from . import sql
+from .action_log import apply_entry
 
 # Games whose states (and Turn records) each process keeps.  A state is some
 # tens of KB; the records of a 3,000-action game a few hundred KB.
@@ -40,28 +46,9 @@ _lock = threading.Lock()
 _states: OrderedDict[int, tuple[int, object]] = OrderedDict()  # game id -> (seq, engine state)
 # game id -> (its history epoch, {record index: record}): the Turn records this
 # process has read.  Records are append-only except when a granted undo
-# (games.takeback) rolls finished Turns back: that bumps Game.history_epoch,
+# (games.services.takeback) rolls finished Turns back: that bumps Game.history_epoch,
 # so records cached under an older epoch are never used again.
 _turns: OrderedDict[int, tuple[int, dict[int, dict]]] = OrderedDict()
-
-# The site's own log entry that is not an engine action: it cancels the last
-# `steps` actions still in effect (a take-back or a granted undo in a friendly
-# game; games.takeback).  Replaying it is the engine's undo.
-WITHDRAW = "withdraw"
-
-
-def is_withdrawal(action) -> bool:
-    return isinstance(action, dict) and action.get("type") == WITHDRAW
-
-
-def apply_entry(engine: Engine, state, action):
-    """The state after one row of the action log: an engine action, or a
-    withdrawal replayed through the engine's undo (only a game whose engine
-    can take actions back has withdrawals: games.takeback)."""
-    if is_withdrawal(action):
-        return as_undo_engine(engine).undo(state, int(action["steps"]))
-    return engine.apply(state, action)
-
 
 def _remember(cache: OrderedDict, key: int, value) -> None:
     with _lock:
@@ -72,14 +59,43 @@ def _remember(cache: OrderedDict, key: int, value) -> None:
 
 
 def clear_caches() -> None:
-    """Forget every cached state and record (tests; a restored database)."""
-    from .selectors import _LEGAL  # the legal actions made per state object
-
+    """Forget every cached state, record and list of legal actions (tests; a
+    restored database)."""
     with _lock:
         _states.clear()
         _turns.clear()
         _start_texts.clear()
-        _LEGAL.clear()
+        _legal.clear()
+
+
+def forget_state(game_id: int) -> None:
+    """Forget the game's cached state (as if another process had written it)."""
+    with _lock:
+        _states.pop(game_id, None)
+
+
+# The legal actions of the last few states asked about, by state object.
+# The committed states a process keeps (by game and action number, above)
+# are never changed, so the list made for the board of the player to move
+# serves that player's next submit on the same state (the action is matched
+# against it) and every board of that state.  Only the player to move asks
+# for a state's legal actions, so whether they are already known depends
+# only on that player's own requests.
+_legal: dict[int, tuple] = {}
+_LEGAL_KEPT = 16
+
+
+def legal_actions(engine: Engine, state) -> list:
+    """`engine.legal_actions(state)`, made once per state object (its
+    entries are never changed by their users: treat them as read-only)."""
+    hit = _legal.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    legal = engine.legal_actions(state)
+    if len(_legal) >= _LEGAL_KEPT:
+        _legal.pop(next(iter(_legal)), None)
+    _legal[id(state)] = (state, legal)
+    return legal
 
 
 # How many records before the first one asked for a read brings along.
@@ -156,8 +172,8 @@ class TurnRecords(Sequence):
     first `base` from a _RecordSource, then `extra` (the records of Turns
     finished in this process since, which the engine appends with `+`).
     Loading a state therefore reads no record at all, and a board reads only
-    the few lines it shows (issue 12: a game's first load in a process costs
-    the same at 3,000 actions as at 50)."""
+    the few lines it shows (a game's first load in a process costs the same
+    at 3,000 actions as at 50)."""
 
     __slots__ = ("_base", "_extra", "_source")
 
@@ -224,7 +240,7 @@ def turn_records(game_id: int, count: int, epoch: int = 0) -> list[dict]:
 
 
 def _load_doc(engine, game: Game, doc: dict, turns: int | None):
-    if turns is None:  # written before issue 12: the document holds its own log
+    if turns is None:  # written before the Turn records had rows: the document holds its own log
         return engine.load_scenario(doc)
     return engine.load_scenario(doc, history=lazy_records(game.pk, turns, getattr(game, "history_epoch", 0)))
 
@@ -279,8 +295,8 @@ def save_state(
     `game.seq` was set to the action just appended: write `state` as the
     game's current state, append the records of Turns it finished, and a
     snapshot when one is due.  The process caches learn of it only after
-    commit.  With a `batch` (games.writes) the rows are written when the
-    batch is sent."""
+    commit.  With a `batch` (games.store.sql.Batch) the rows are written
+    when the batch is sent."""
     engine = get_engine(game.engine)
     records = engine.turn_records(state, 0 if turns_before is None else turns_before)
     turns = (turns_before or 0) + len(records)
@@ -324,47 +340,29 @@ _start_texts: OrderedDict[int, tuple[object, str]] = OrderedDict()
 
 def state_json(game_id: int, doc: dict) -> str:
     """The JSON text of the state document `doc` of game `game_id` (what
-    games.writes.json_value would send, its "start" entry last): PostgreSQL
-    stores the same jsonb value."""
-    from .writes import json_text
-
+    games.store.sql.json_value would send, its "start" entry last):
+    PostgreSQL stores the same jsonb value."""
     start = doc.get("start")
     if start is None or len(doc) < 2:
-        return json_text(doc)
+        return sql.json_text(doc)
     kept = _start_texts.get(game_id)
     if kept is not None and kept[0] == start:
         text = kept[1]
     else:
-        text = json_text(start)
+        text = sql.json_text(start)
         _remember(_start_texts, game_id, (start, text))
-    rest = json_text({k: v for k, v in doc.items() if k != "start"})
+    rest = sql.json_text({k: v for k, v in doc.items() if k != "start"})
     return f'{rest[:-1]},"start":{text}}}'
 
 
-def _batch_state(batch, game: Game, doc: dict, turns: int, records: list, snap: bool) -> None:
-    """save_state's rows as statements of a batch (games.writes)."""
-    from django.utils import timezone
-
-    from .writes import json_value, json_value_of_text
-
+def _batch_state(batch: sql.Batch, game: Game, doc: dict, turns: int, records: list, snap: bool) -> None:
+    """save_state's rows as statements of a batch."""
     if records:
-        first = turns - len(records)
-        batch.add(
-            f"INSERT INTO {GameTurn._meta.db_table} (game_id, number, entry) VALUES "
-            + ", ".join(["(%s, %s, %s)"] * len(records)),
-            [x for i, r in enumerate(records, 1) for x in (game.pk, first + i, json_value(r))],
-        )
-    state = json_value_of_text(state_json(game.pk, doc))
-    batch.add(
-        f"INSERT INTO {GameState._meta.db_table} (game_id, seq, turns, state) VALUES (%s, %s, %s, %s) "
-        "ON CONFLICT (game_id) DO UPDATE SET seq = EXCLUDED.seq, turns = EXCLUDED.turns, state = EXCLUDED.state",
-        [game.pk, game.seq, turns, state],
-    )
+        sql.add_turn_records(batch, game.pk, turns - len(records), records)
+    state = sql.json_value_of_text(state_json(game.pk, doc))
+    sql.add_state(batch, game.pk, game.seq, turns, state)
     if snap:
-        batch.add(
-            f"INSERT INTO {Snapshot._meta.db_table} (game_id, seq, state, turns, created) VALUES (%s, %s, %s, %s, %s)",
-            [game.pk, game.seq, state, turns, timezone.now()],
-        )
+        sql.add_snapshot(batch, game.pk, game.seq, state, turns, timezone.now())
 
 
 def save_rolled_back(game: Game, state) -> None:

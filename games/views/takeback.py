@@ -1,4 +1,4 @@
-"""Thin views of take-backs and undo requests (friendly games; games.takeback)."""
+"""Thin views of take-backs and undo requests (friendly games; games.services.takeback)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games import selectors, services
+from games.pages import board as board_page
+from games.registry import get_ui
+from games.services import takeback
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, selectors, services, takeback
-from .registry import get_ui
-from .views import _participant, _refused
+from .common import participant, refused
 
 
 @login_required
@@ -20,7 +22,7 @@ from .views import _participant, _refused
 def take_back(request, game_id: int):
     """Take back the player's last action of the Turn in progress (`steps`,
     default 1), with the `version` the page showed."""
-    game, seat = _participant(request, game_id)
+    game, seat = participant(request, game_id)
     error, status = None, 200
     try:
         version_text = request.POST.get("version", "")
@@ -33,11 +35,11 @@ def take_back(request, game_id: int):
         error, status = _("That is not a valid request."), 400
     if not request.htmx:
         if error:
-            return _refused(request, error, status, game.pk)
+            return refused(request, error, status, game.pk)
         return redirect("game_detail", game_id=game.pk)
     game = selectors.get_game(game.pk)
     seat = selectors.seat_for(game, request.user)
-    return boardcache.board_response(
+    return board_page.board_response(
         request,
         game,
         seat,
@@ -53,7 +55,7 @@ def take_back(request, game_id: int):
 @rate_limited("submit")
 def undo(request, game_id: int):
     """`answer`: request / grant / decline (the asker's decline withdraws it)."""
-    game, seat = _participant(request, game_id)
+    game, seat = participant(request, game_id)
     answer = request.POST.get("answer", "")
     try:
         if answer == "request":
@@ -63,5 +65,5 @@ def undo(request, game_id: int):
         else:
             raise services.InvalidRequest(_("Answer with request, grant or decline."))
     except services.GameError as exc:
-        return _refused(request, exc.message, exc.status, game.pk)
+        return refused(request, exc.message, exc.status, game.pk)
     return redirect("game_detail", game_id=game.pk)

@@ -1,36 +1,32 @@
-"""Thin views: parse the request, call a selector or a service, render."""
+"""The game pages: the home page and its lists, a new game, seeks, a game's
+page and board, an action, resignation, the clocks and the review.  Thin
+views: parse the request, call a selector or a service, render."""
 
 from __future__ import annotations
 
 import logging
-import sys
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.db import DatabaseError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games import selectors, services
+from games.club import selectors as club_selectors
+from games.forms import ActionError, NewGameForm, action_from_post
+from games.models import Game
+from games.pages import board as board_page
+from games.pages import review as review_page
+from games.registry import UI_REGISTRY, get_ui
+from games.registry import choices as game_choices
 from wecsite.ratelimit import rate_limited
 
-from . import boardcache, review_cache, selectors, services
-from .forms import ActionError, NewGameForm, action_from_post
-from .models import Game
-from .registry import UI_REGISTRY, get_ui
-from .registry import choices as game_choices
+from .common import participant, refused
 
 logger = logging.getLogger(__name__)
-
-
-def _refused(request, message: str, status: int, game_id: int | None = None):
-    """A refused plain (non-htmx) POST: a small page saying why, with the
-    refusal's own 4xx status (never a redirect that hides it)."""
-    back_url = reverse("game_detail", args=[game_id]) if game_id is not None else ""
-    return render(request, "games/refused.html", {"message": message, "back_url": back_url}, status=status)
 
 
 def _posts_options(data, ui) -> bool:
@@ -113,7 +109,7 @@ def accept_seek(request, game_id: int):
     except Game.DoesNotExist:
         raise Http404 from None
     except services.GameError as exc:
-        return _refused(request, exc.message, exc.status)
+        return refused(request, exc.message, exc.status)
     return redirect("game_detail", game_id=game_id)
 
 
@@ -125,35 +121,24 @@ def cancel_seek(request, game_id: int):
     except Game.DoesNotExist:
         raise Http404 from None
     except services.GameError as exc:
-        return _refused(request, exc.message, exc.status)
+        return refused(request, exc.message, exc.status)
     return redirect("home")
-
-
-def _participant(request, game_id: int):
-    try:
-        game = selectors.get_game(game_id)
-    except Game.DoesNotExist:
-        raise Http404 from None
-    seat = selectors.seat_for(game, request.user)
-    if seat is None:
-        raise Http404
-    return game, seat
 
 
 @login_required
 @require_GET
 def game_detail(request, game_id: int):
-    game, seat = _participant(request, game_id)
+    game, seat = participant(request, game_id)
     if game.status == Game.Status.CHALLENGE:
         return redirect("challenge_detail", game_id=game.pk)
     services.mark_notifications_read(request.user, game.pk)
     ui = get_ui(game.engine)
     context = _review_at(request, game, seat, ui.board_context(request, game, seat, **ui.board_params(request.GET)))
     context["ws_path"] = f"/ws/games/{game.pk}/"
-    context["history_mode"] = boardcache.history_mode(game)
-    context["chat_messages"] = selectors.chat_messages(game, request.user) or []
+    context["history_mode"] = board_page.history_mode(game)
+    context["chat_messages"] = club_selectors.chat_messages(game, request.user) or []
     # Rendered into this page only (never into the cached board partial).
-    context["since_last"] = boardcache.since_last(game, seat, context.get("seen_signature"))
+    context["since_last"] = board_page.since_last(game, seat, context.get("seen_signature"))
     context["board_template"] = ui.BOARD_TEMPLATE
     context["notation_label"] = ui.NOTATION_LABEL
     context["ui_script"] = ui.SCRIPT
@@ -178,7 +163,7 @@ def game_board(request, game_id: int):
     params = ui.board_params(request.GET)
     # A review at a chosen Turn (`at`) is not the plain board of this version.
     plain = all(value is None for value in params.values()) and "at" not in request.GET
-    return boardcache.board_response(
+    return board_page.board_response(
         request,
         game,
         seat,
@@ -199,7 +184,7 @@ def _review_at(request, game, seat, context):
 @login_required
 @require_GET
 def game_clocks(request, game_id: int):
-    game, seat = _participant(request, game_id)
+    game, seat = participant(request, game_id)
     return render(
         request,
         "games/partials/clocks.html",
@@ -211,41 +196,15 @@ def game_clocks(request, game_id: int):
 @require_GET
 def game_replay(request, game_id: int):
     """A position of an ended game's review (`at` = frame number)."""
-    game, seat = _participant(request, game_id)
+    game, seat = participant(request, game_id)
     if not selectors.is_review(game):
         raise Http404
     try:
         at = int(request.GET.get("at", ""))
     except ValueError:
         at = None
-    # An ended game never changes: each step is rendered once and kept (games.review_cache).
-    return HttpResponse(review_cache.step_html(game, seat, at))
-
-
-# --- notifications ----------------------------------------------------------------------
-
-
-@login_required
-@require_GET
-def notifications(request):
-    return render(
-        request, "games/notifications.html", {"notifications": selectors.user_notifications(request.user)}
-    )
-
-
-@login_required
-@require_GET
-def notification_badge(request):
-    return render(request, "partials/notification_badge.html")
-
-
-@login_required
-@require_POST
-def notifications_read(request):
-    services.mark_notifications_read(request.user)
-    if request.htmx:
-        return render(request, "partials/notification_badge.html")
-    return redirect("notifications")
+    # An ended game never changes: each step is rendered once and kept (games.pages.review).
+    return HttpResponse(review_page.step_html(game, seat, at))
 
 
 def _ui_of(game_id: int):
@@ -267,7 +226,7 @@ def game_act(request, game_id: int):
 
     An accepted action is answered from the game the service has just
     written (its seats carry the new view versions): the game is read once,
-    under its lock, not before and again after (issue 12)."""
+    under its lock, not before and again after."""
     error = None
     status = 200
     action = entry = None
@@ -286,13 +245,13 @@ def game_act(request, game_id: int):
         error, status = (str(exc) if isinstance(exc, ActionError) else _("That is not a valid action.")), 400
     if entry is None:
         # Refused (rare): the game as it is now, and a stranger still gets a 404.
-        game, seat = _participant(request, game_id)
+        game, seat = participant(request, game_id)
     else:
         game = entry.game
         seat = selectors.seat_for(game, request.user)  # with its new view version
     if not request.htmx:
         if error:
-            return _refused(request, error, status, game.pk)
+            return refused(request, error, status, game.pk)
         return redirect("game_detail", game_id=game.pk)
     ui = get_ui(game.engine)
     sel = ui.kept_selection(action) if error is None else None
@@ -300,7 +259,7 @@ def game_act(request, game_id: int):
     # into the render cache, where the doorbell's refresh of this same version
     # (should it come before this answer is swapped in) finds it.  The
     # version is new, so the cache is not asked first.
-    return boardcache.board_response(
+    return board_page.board_response(
         request,
         game,
         seat,
@@ -315,33 +274,9 @@ def game_act(request, game_id: int):
 @login_required
 @require_POST
 def resign(request, game_id: int):
-    game, seat = _participant(request, game_id)
+    game, seat = participant(request, game_id)
     try:
         services.resign(game.pk, request.user)
     except services.GameError as exc:
-        return _refused(request, exc.message, exc.status, game.pk)
+        return refused(request, exc.message, exc.status, game.pk)
     return redirect("game_detail", game_id=game.pk)
-
-
-def healthz(request):
-    return HttpResponse("ok", content_type="text/plain")
-
-
-def server_error(request):
-    """handler500: a plain page that needs neither the database nor a session
-    (either may be what failed).  A database outage is answered 503 (try again
-    shortly); anything else 500.  Django has already logged the trace."""
-    exc = sys.exc_info()[1]
-    if isinstance(exc, DatabaseError):
-        status = 503
-        title = _("Wec Online is briefly unavailable")
-        message = _("We cannot reach our database just now. Nothing you sent was half-done; please try again in a minute.")
-    else:
-        status = 500
-        title = _("Something went wrong")
-        message = _("Something went wrong on our side. The operators have been told; please try again later.")
-    html = render_to_string("server_error.html", {"title": title, "message": message})
-    response = HttpResponse(html, status=status)
-    if status == 503:
-        response["Retry-After"] = "30"
-    return response

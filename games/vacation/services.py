@@ -1,4 +1,4 @@
-"""Writes of the explicit vacation (issue 14, as on online-go.com): a player
+"""Writes of the explicit vacation (as on online-go.com): a player
 starts it and ends it on their profile; meanwhile every running clock of
 theirs, in every game, is paused.
 
@@ -8,12 +8,12 @@ all read deadlines, see no clock running); when the vacation ends the
 deadline becomes the end of the vacation plus that time, so the clock resumes
 exactly where it stopped.  Days-per-move and bank clocks alike (a bank clock's
 running deadline is its bank left).  A turn passed to a player on vacation
-starts paused with its whole time (services._set_clocks).
+starts paused with its whole time (games.services.clocks.set_clocks).
 
 Days are spent from the yearly allowance (`User.vacation_days`) a whole day
 at a time, at the start and at each full 24 hours of the vacation (a started
 day counts whole).  The end of the time paid is `User.vacation_paid_until`,
-shared with the automatic day at a time-out (services.enforce_deadline): time
+shared with the automatic day at a time-out (games.services.deadlines): time
 paid and not used when a vacation ends early stays paid and covers a new
 vacation, or an automatic day, until it runs out.  The vacation ends when the
 player ends it, at its planned end (`User.vacation_until`), or when a day
@@ -35,8 +35,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .models import Game, Seat
-from .services import InvalidRequest, settle_views
+from games.models import Game, Seat
+from games.services.errors import InvalidRequest
+from games.services.versions import settle_views
+
+from .selectors import due_vacation_user_ids
 
 logger = logging.getLogger(__name__)
 
@@ -209,8 +212,6 @@ def settle_vacations(now: datetime | None = None) -> int:
     """Celery beat (check_clocks): settle every vacation with a day due or
     its end reached, then repair stray clocks.  Returns how many vacations
     ended."""
-    from .selectors import due_vacation_user_ids
-
     now = now or timezone.now()
     ended = 0
     for user_id in due_vacation_user_ids(now):

@@ -1,0 +1,42 @@
+"""What the views share: the game a signed-in player takes part in, and
+the answer to a refused request (its own 4xx status, never a redirect
+that hides it)."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import render
+from django.urls import reverse
+
+from games import selectors
+from games.models import Game, Seat
+from games.services import GameError
+
+
+def participant(request, game_id: int) -> tuple[Game, Seat]:
+    """The game and the requesting player's seat; a 404 for a game that does
+    not exist and for anyone who does not play in it."""
+    try:
+        game = selectors.get_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    seat = selectors.seat_for(game, request.user)
+    if seat is None:
+        raise Http404
+    return game, seat
+
+
+def refused(request, message: str, status: int, game_id: int | None = None):
+    """A refused plain (non-htmx) POST: a small page saying why, with the
+    refusal's own 4xx status (never a redirect that hides it)."""
+    back_url = reverse("game_detail", args=[game_id]) if game_id is not None else ""
+    return render(request, "games/refused.html", {"message": message, "back_url": back_url}, status=status)
+
+
+def club_refused(request, exc: GameError, game_id: int | None = None):
+    """A refused club request: the club's error partial for htmx, else the
+    refusal page linking back to the game (or home)."""
+    back_url = reverse("game_detail", args=[game_id]) if game_id is not None else reverse("home")
+    if request.htmx:
+        return render(request, "games/partials/club_error.html", {"message": exc.message}, status=exc.status)
+    return render(request, "games/refused.html", {"message": exc.message, "back_url": back_url}, status=exc.status)
