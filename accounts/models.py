@@ -53,7 +53,7 @@ class User(AbstractUser):
     # allowance runs out).
     vacation_until = models.DateTimeField(_("vacation planned until"), null=True, blank=True)
     email_on_turn = models.BooleanField(_("email me when it is my turn"), default=False)
-    # The club (issue 14): one email a day listing what happened, instead of
+    # The club: one email a day listing what happened, instead of
     # one per notification.
     email_digest = models.BooleanField(_("send one daily digest instead of an email per move"), default=False)
     # The interface language the user chose ("" = the browser's).

@@ -1,4 +1,4 @@
-"""Language switcher and time zone detection (issue 14)."""
+"""Language switcher and time zone detection."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Writes that a request makes after its answer has left (issue 12, seventh round).
+"""Writes that a request makes after its answer has left.
 
 A board fetch that renders a new view version writes one row nothing in its
 answer reads back: the seat's record of the board it was shown

@@ -45,7 +45,7 @@ class Game(models.Model):
     # operators must look (admin filter), and the players see a neutral notice.
     needs_attention = models.BooleanField(_("needs attention"), default=False)
     attention_note = models.CharField(_("attention note"), max_length=200, blank=True, default="")
-    # The club (issue 14).  Competitive games have fixed options, censored
+    # The club.  Competitive games have fixed options, censored
     # records and count for ratings; friendly ones allow undo requests.
     competitive = models.BooleanField(_("competitive"), default=True)
     # The server AI's strength for games against it: easy, normal or hard.
@@ -68,7 +68,7 @@ class Game(models.Model):
     undo_request = models.CharField(_("undo requested by"), max_length=8, blank=True, default="")
     # How many times a granted undo rolled back finished Turns: the Turn
     # records (GameTurn) past that point were replaced, so each process's
-    # cached records are keyed by this number (games.state_store).
+    # cached records are keyed by this number (games.store.states).
     history_epoch = models.PositiveIntegerField(_("history epoch"), default=0)
 
     class Meta:
@@ -116,7 +116,7 @@ class Seat(models.Model):
     paused_seconds = models.PositiveIntegerField(_("paused with time left (seconds)"), null=True, blank=True)
     # This player muted the game's chat (they see no more of the other's messages).
     chat_muted = models.BooleanField(_("chat muted"), default=False)
-    # The board this player was last shown (issue 13, "changed since you last
+    # The board this player was last shown ("changed since you last
     # looked"): {"v": view version, "sig": games.ui.wec.highlights.signature of
     # that view, "changed": [[row, col], ...] the Squares that differed from the
     # board shown before it}.  Written only from what this player was served.
@@ -135,8 +135,8 @@ class GameAction(models.Model):
     """Append-only log of every action, numbered 1, 2, 3... per game.
 
     PostgreSQL refuses UPDATE and DELETE on these rows (a trigger; only
-    games.integrity.purge_game may remove a whole game), and each row is
-    chained to the one before by `hash` (see games.integrity)."""
+    games.store.action_log.purge_game may remove a whole game), and each row is
+    chained to the one before by `hash` (see games.store.action_log)."""
 
     # No index of its own on game: unique_action_seq (game, seq) serves every
     # lookup by game.  With a second index on game alone, a planner that
@@ -162,7 +162,7 @@ class GameAction(models.Model):
 class Snapshot(models.Model):
     """The engine's state after action `seq` (0 = the start).
 
-    Written since issue 12 as `dump_scenario(state, history=False)` with
+    Written as `dump_scenario(state, history=False)` with
     `turns` = how many finished Turns it has (their records are the first
     `turns` GameTurn rows), so a snapshot's size does not grow with the game.
     Older snapshots hold the whole `log` in `state` and have `turns` = None."""
@@ -302,7 +302,7 @@ class SetupFavourite(models.Model):
 
 class GameRating(models.Model):
     """A player's Glicko-2 rating in one game other than the site's first
-    (Wec keeps its rating on the User row, as before issue 18): one row per
+    (Wec keeps its rating on the User row, where it was before there were other games): one row per
     player and engine name, made at the player's first rated game of it."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_ratings")

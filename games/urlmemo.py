@@ -1,4 +1,4 @@
-"""`reverse` for the board's own URLs, kept (issue 12).
+"""`reverse` for the board's own URLs, kept.
 
 A board answer names some ten URLs (the board, the act and clocks
 endpoints, resign, draw, take-back, export, help...); `django.urls.reverse`

@@ -7,8 +7,8 @@ handler wraps every request in asgiref's ThreadSensitiveContext, which
 starts a thread for it (and another to join it); the database connection
 and the render cache's Redis client are kept per thread, so every request
 opened a new PostgreSQL connection (a backend process forked for it) and a
-new Redis connection, and CONN_MAX_AGE kept nothing (found by strace in
-issue 12: two clone3() and two connect() per request).  On one thread the
+new Redis connection, and CONN_MAX_AGE kept nothing (strace showed two clone3()
+and two connect() per request).  On one thread the
 persistent connection is reused by every request, as docs/performance.md
 describes: a web process runs one request's synchronous code at a time,
 and processes, not threads, add concurrency (./wec serve starts several).
@@ -60,6 +60,6 @@ application = ProtocolTypeRouter(
 
 # Everything imported so far lives as long as the process: keep it out of
 # the cyclic garbage collector's full passes, which otherwise walk the whole
-# of Django on every one of them (about a tenth of a submit's CPU, measured
-# in issue 12).
+# of Django on every one of them (about a tenth of a submit's CPU, as
+# measured with manage.py bench_cpu).
 gc.freeze()

@@ -1,4 +1,4 @@
-"""The production process layout on one machine (issue 12; `./wec serve`).
+"""The production process layout on one machine (`./wec serve`).
 
     N web processes (daphne, ASGI)  ─┐ one listening socket, opened here and
                                      │ inherited by each (`daphne --fd`): the

@@ -121,7 +121,7 @@ ASGI_APPLICATION = "wecsite.asgi.application"
 
 # --- Database ---------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/wec"
-# Persistent connections, checked before reuse (issue 12): a request no longer
+# Persistent connections, checked before reuse: a request no longer
 # pays for a new PostgreSQL connection.  Each web process runs its sync views
 # on one thread (asgiref's thread-sensitive executor), so it holds one
 # connection (plus one per websocket lookup thread at most); size PostgreSQL's
@@ -133,7 +133,7 @@ DATABASES = {
     )
 }
 # The board fetch's few hand-written statements are prepared on each
-# connection's first run of them (games.rows.prepared_cursor): on by default
+# connection's first run of them (games.store.sql.prepared_cursor): on by default
 # with persistent connections only (preparing costs a round trip, once per
 # connection).  Turn off (WEC_PREPARED_STATEMENTS=0) behind a pooler in
 # transaction mode that does not keep protocol-level prepared statements
@@ -254,7 +254,7 @@ LOGOUT_REDIRECT_URL = "home"
 
 # --- I18N ---------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-# The interface languages (issue 14); catalogues in locale/<lang>/LC_MESSAGES.
+# The interface languages; catalogues in locale/<lang>/LC_MESSAGES.
 # Each name is written in its own language, so a reader finds their own.
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ru", "Русский"), ("pl", "Polski")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

@@ -39,7 +39,7 @@
     if (mark !== null && parseInt(mark, 10) !== boardRequests) e.detail.shouldSwap = false;
   });
   // Every board request says which record lines the page already has, so the
-  // answer carries only the new ones (games/boardcache.py).
+  // answer carries only the new ones (games/pages/board.py).
   document.body.addEventListener("htmx:configRequest", function (e) {
     var hist = document.getElementById("history");
     if (!hist) return;
@@ -175,7 +175,7 @@
     if (first) first.focus({ preventScroll: true });
   });
   // "Changed since you last looked": #since-last (outside #board, sent with
-  // every board answer: games/boardcache.py) lists the Squares; outline them
+  // every board answer: games/pages/board.py) lists the Squares; outline them
   // on the live board, say so in their accessible names, and show its text
   // in the board's header.
   function applySinceLast() {

@@ -1,5 +1,5 @@
 """Marshal and Spy through a real browser, ASGI server and Celery worker
-(issue 18): a challenge for the game with its options, both sides set up on
+: a challenge for the game with its options, both sides set up on
 the setup screen (tap to swap, the default, Ready), moves by click including
 a fight and a Spy reveal, and each player's page shows only what that player
 may know."""

@@ -1,4 +1,4 @@
-"""The club (issue 14): challenges with options, their answers and changes,
+"""The club: challenges with options, their answers and changes,
 AI games without a clock, live seeks, draws, chat, ratings, game list rows,
 links in emails.  Real PostgreSQL and Redis, as every site test."""
 

@@ -1,5 +1,5 @@
 """Marshal and Spy through the whole site, in two worlds that differ only in
-the types of two White pieces Black never learns (issue 18): everything Black
+the types of two White pieces Black never learns: everything Black
 receives (pages, partials, socket frames, notification rows and emails) must
 be byte-identical (CSRF tokens stripped).  The two White pieces are a Captain
 and a Lieutenant exchanged between the worlds; Black's General beats either,

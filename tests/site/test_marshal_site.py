@@ -1,4 +1,4 @@
-"""Marshal and Spy on the site (issue 18): a game created through the
+"""Marshal and Spy on the site: a game created through the
 services, set up by both players (by hand, at random, from a favourite), moves
 by posting the board's forms, a fight, a Spy reveal, refusals, spectators,
 the review and the AI seat."""

@@ -1,7 +1,7 @@
-"""Writes made after the answer has left (games.afteranswer, issue 12's
-seventh round): the seat's record of the board it was shown, and the render
-cache's copy, are written once the response is closed, never lost, in the
-order given, and before the same thread's next request reads anything."""
+"""Writes made after the answer has left (games.afteranswer): the seat's
+record of the board it was shown, and the render cache's copy, are
+written once the response is closed, never lost, in the order given,
+and before the same thread's next request reads anything."""
 
 import pytest
 from django.urls import reverse

@@ -1,4 +1,4 @@
-"""From-to arrows and shot marks over the board (issue 13, games/ui/wec/arrows.py)."""
+"""From-to arrows and shot marks over the board (games/ui/wec/arrows.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12: what a submit and a board fetch cost must not grow with the
+"""What a submit and a board fetch cost must not grow with the
 game's length (query counts pinned, Turn records read on demand, the record
 made only as far as it is shown), and the shortcuts taken for it give the
 same answers as the long way."""
@@ -31,7 +31,7 @@ from tools.site import benchkit
 # game row, a notification when the turn passes, the seats' versions, the
 # mover's record of the board it is answered with: games.store.sql), COMMIT;
 # (board) the game with its seats and the notifications read (one statement:
-# services.open_game), the seat's record of what it was shown (issue 13's
+# services.open_game), the seat's record of what it was shown (the
 # "changed since you last looked", once per view version), and for a render
 # of a view version this process has not seen the highlights' last Turn
 # ends.  A process that never saw the game adds the state row and the

@@ -1,4 +1,4 @@
-"""Each step of an ended game's review is rendered once and kept (games.review_cache)."""
+"""Each step of an ended game's review is rendered once and kept (games.pages.review)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The review's "nearest to a win" (issue 13): after each Turn, could a piece
+"""The review's "nearest to a win": after each Turn, could a piece
 hidden from a side actually take or hit that side's primary piece on its next
 Turn?  The engine answers on the true position (its legal Moves and Fires,
 applied), not a king-step distance: a hidden Tank two Squares from the King in

@@ -1,4 +1,4 @@
-"""Take-backs (issue 13) and undo requests (issue 14) in friendly games: a
+"""Take-backs and undo requests in friendly games: a
 withdrawal entry in the append-only log, honoured by every reader of it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12: two web processes (the `./wec serve` layout's daphne, each on its
+"""Two web processes (the `./wec serve` layout's daphne, each on its
 own socket here so the test can choose) against one PostgreSQL and Redis: a
 submit answered by one rings the websocket held by the other, and the other
 then serves the new board."""

@@ -1,7 +1,7 @@
 """`manage.py verify_games`: prove every game's log is whole and true.
 
 For each game: the action rows are numbered 1..N without gaps and N is the
-game's seq; each row's hash chain holds (games.integrity); replaying the rows
+game's seq; each row's hash chain holds (games.store.action_log); replaying the rows
 through the engine from the seq-0 snapshot accepts every action, and every
 stored snapshot equals the replay's dump_scenario at its seq.  The first bad
 row of each game is named; the exit code is 1 when anything is wrong."""
@@ -43,7 +43,7 @@ def verify_game(game: Game) -> tuple[str | None, int, int]:
     """(the first problem found or None, actions checked, snapshots checked)."""
     engine = get_engine(game.engine)
     snapshot_rows = {s.seq: s for s in Snapshot.objects.filter(game=game)}
-    # A snapshot written since issue 12 leaves out the history (its `turns`
+    # A snapshot written without its history (its `turns`
     # says how many Turn records it has); it is checked against the replay's
     # dump without the history, and the records against the replay's own.
     snapshots = {seq: (s.state, s.turns) for seq, s in snapshot_rows.items()}

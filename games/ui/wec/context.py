@@ -1,7 +1,6 @@
 """The Wec board page's view-model: what the board partial, the review and the
 spectators' board show, built from a player's own view and legal actions only
-(moved here from games/views.py and games/views_club.py in issue 18, so the
-shared views hold no Wec code)."""
+(kept in Wec's package, so the shared views hold no Wec code)."""
 
 from __future__ import annotations
 

@@ -16,6 +16,6 @@ urlpatterns = [
     path("sandbox/act/", views_sandbox.sandbox_act, name="sandbox_act"),
     path("sandbox/import/", views_sandbox.sandbox_import, name="sandbox_import"),
     # The record's address before it moved to the shared games/<id>/export/
-    # (links written before issue 18 keep working).
+    # (links written before the export moved keep working).
     path("games/<int:game_id>/export.wec", club_views.export_record, name="export_record_wec"),
 ]
