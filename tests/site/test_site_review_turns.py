@@ -12,11 +12,11 @@ true board after Turn k, captioned with line k of the record; the
 from __future__ import annotations
 
 import html as htmllib
-import json
 import re
 
 import pytest
 from django.urls import reverse
+from marshal_scenarios import hq_in_reach  # a small position, Black's General two steps from White's HQ
 
 from games import selectors, services
 from games.engines import get_engine
@@ -170,27 +170,12 @@ def test_marshal_review_with_one_move_a_turn(client, alice, bob, carol):
     assert check_marshal_review(client, game, alice, bob, carol, partial_last=False) == 5
 
 
-SMALL = {
-    "phase": "play", "to_move": "black", "turn_number": 1, "options": {"volcanoes": 0},
-    "pieces": [
-        {"type": "hq", "color": "black", "row": 1, "col": 1},
-        {"type": "general", "color": "black", "row": 9, "col": 9},
-        {"type": "spy", "color": "black", "row": 4, "col": 2},
-        {"type": "corporal", "color": "black", "row": 2, "col": 9},
-        {"type": "hq", "color": "white", "row": 10, "col": 10},
-        {"type": "captain", "color": "white", "row": 5, "col": 5},
-        {"type": "colonel", "color": "white", "row": 6, "col": 6},
-        {"type": "corporal", "color": "white", "row": 9, "col": 1},
-    ],
-}
-
-
 def test_marshal_review_of_a_game_the_engine_ended(client, alice, bob, carol):
     """From a scenario (no setups): two Turns, then Black takes White's HQ with
     the first move of its second Turn; the engine records that Turn's line."""
     game = services.create_game(
         creator=alice, opponent="user", username=bob.username, color="black", engine="marshal",
-        scenario=json.loads(json.dumps(SMALL)), days_per_move=None,
+        scenario=hq_in_reach(), days_per_move=None,
     )
     for user, move in (
         (alice, ((9, 9), (10, 9))), (alice, ((4, 2), (4, 3))),
