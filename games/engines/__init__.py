@@ -111,18 +111,42 @@ class UndoEngine(Engine, Protocol):
 
 @dataclass(frozen=True)
 class Registered:
-    """One game's engine: its module, and whether it is an `UndoEngine`."""
+    """One game's engine: its module, whether it is an `UndoEngine`, and how
+    its action log shows where a Turn ends (games.store.action_log.turn_ends,
+    which the review's steps and Wec's highlights read), by exactly one of:
+
+    - `turn_end`: the type of the action that ends a Turn (Wec's End Turn);
+    - `turn_actions`: for a game whose Turn passes by itself once the side
+      has made its moves, the types of the actions a Turn is made of.  The
+      side to move changes only between Turns, so a Turn is one side's run
+      of these actions, ended by its last (Marshal's moves, one or two a
+      Turn by its options); the actions logged before the first (Marshal's
+      setups) come before play."""
 
     module: str
     undo: bool = False
+    turn_end: str = ""
+    turn_actions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if bool(self.turn_end) == bool(self.turn_actions):
+            raise ValueError(f"{self.module}: give exactly one of turn_end and turn_actions")
 
 
 #: engine name -> the module the site drives.  The same names as
 #: games.rules.REGISTRY and games.registry.UI_REGISTRY.
 ENGINES: dict[str, Registered] = {
-    "wec": Registered("games.rules.wec", undo=True),
-    "marshal": Registered("games.engines.marshal"),
+    "wec": Registered("games.rules.wec", undo=True, turn_end="end_turn"),
+    "marshal": Registered("games.engines.marshal", turn_actions=("move",)),
 }
+
+
+def registered(name: str) -> Registered:
+    """The registry entry of the game `name` (KeyError naming an unknown game)."""
+    try:
+        return ENGINES[name]
+    except KeyError:
+        raise KeyError(f"unknown game engine {name!r}; known: {sorted(ENGINES)}") from None
 
 
 def get_engine(name: str | None = None) -> Engine:
@@ -132,11 +156,7 @@ def get_engine(name: str | None = None) -> Engine:
         from django.conf import settings
 
         name = settings.WEC_ENGINE_NAME
-    try:
-        entry = ENGINES[name]
-    except KeyError:
-        raise KeyError(f"unknown game engine {name!r}; known: {sorted(ENGINES)}") from None
-    return cast(Engine, import_module(entry.module))
+    return cast(Engine, import_module(registered(name).module))
 
 
 def undo_engine(name: str) -> UndoEngine | None:

@@ -14,7 +14,7 @@ from games import urlmemo
 from games.engines import get_engine
 from games.models import Game, Seat, other_color
 from games.registry import get_ui
-from games.store.action_log import turn_ends
+from games.store.action_log import turn_bounds
 
 from .clocks import game_clocks
 from .games import seat_by_color
@@ -137,11 +137,16 @@ def seat_board_basics(game: Game, seat: Seat, state, view: dict, my_turn: bool, 
 
 
 def replay_frames(game: Game) -> list[int]:
-    """The action numbers of the positions a review steps through: the start
-    (0), the end of every Turn, and the last action when the game ended inside
-    a Turn."""
+    """The action numbers of the positions a review steps through: where play
+    starts (0, or after the actions logged before the first Turn, such as
+    Marshal's setups), the end of every Turn, and the last action when the
+    game ended inside a Turn.  What ends a Turn is the game's own rule
+    (games.store.action_log.turn_bounds), so the steps after the start are
+    the engine's Turns, one per line of its record, then the Turn a
+    resignation or time-out cut short (the record has no line for it)."""
     # Only the Turns still in effect: a granted undo (friendly games) cancelled some.
-    frames = [0, *(seq for seq, _color in turn_ends(game))]
+    start, ends = turn_bounds(game)
+    frames = [start, *(seq for seq, _color in ends)]
     if game.seq > frames[-1]:
         frames.append(game.seq)
     return frames

@@ -15,7 +15,8 @@ Besides the engine's actions the log holds the site's own *withdrawals*,
 undo in a friendly game: games.services.takeback), each cancelling the last
 `n` actions still in effect.  Replaying one is the engine's own undo
 (`apply_entry`), so every reader of the log gets the same state; the
-readers below (`live_entries`, `turn_ends`) skip what was cancelled.
+readers below (`live_entries`, `turn_ends`, `turn_bounds`) skip what was
+cancelled.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import json
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.engines import Engine, as_undo_engine
+from games.engines import Engine, as_undo_engine, registered
 from games.models import Game, GameAction
 
 from . import sql
@@ -137,27 +138,64 @@ ENDS_CHUNK = 32
 
 
 def turn_ends(game: Game, last: int | None = None) -> list[tuple[int, str]]:
-    """(seq, colour) of the end_turn actions still in effect, oldest first
-    (only the `last` ones when given).
+    """(seq, colour) of the actions still in effect that end a Turn, oldest
+    first (only the `last` ones when given).  What ends a Turn is the game's
+    own rule (games.engines.Registered): an action of its `turn_end` type,
+    or the last of a side's run of `turn_actions` (`turn_bounds`).
 
-    The last few (what the highlights and the spectators' Turn start ask
-    for) are found by reading the log backwards from its newest row, a few
-    rows at a time along the (game, seq) index, so the cost does not grow
-    with the game's length: a withdrawal of n steps met on the way cancels
-    the n entries still in effect before it (the same as live_entries read
-    forwards).  (Asked as "the last end_turn rows", PostgreSQL read all of
-    the game's rows: the type is inside the JSON.)"""
+    With a `turn_end` type, the last few (what Wec's highlights and the
+    spectators' Turn start ask for) are found by reading the log backwards
+    from its newest row, a few rows at a time along the (game, seq) index,
+    so the cost does not grow with the game's length: a withdrawal of n
+    steps met on the way cancels the n entries still in effect before it
+    (the same as live_entries read forwards).  (Asked as "the last rows of
+    that type", PostgreSQL read all of the game's rows: the type is inside
+    the JSON.)"""
+    marker = registered(game.engine).turn_end
+    if not marker:
+        ends = turn_bounds(game)[1]
+        return ends if last is None else ends[max(0, len(ends) - last):]
     if last:
-        return _last_turn_ends(game, last)
+        return _last_turn_ends(game, last, marker)
     if game.competitive or not has_withdrawals(game):  # the common case: one query
-        rows = GameAction.objects.filter(game=game, action__type="end_turn")
+        rows = GameAction.objects.filter(game=game, action__type=marker)
         if last is not None:
             return list(rows.order_by("-seq").values_list("seq", "seat__color")[:last])[::-1]
         return list(rows.order_by("seq").values_list("seq", "seat__color"))
-    return [(seq, color) for seq, kind, color in live_entries(game) if kind == "end_turn"]
+    return [(seq, color) for seq, kind, color in live_entries(game) if kind == marker]
 
 
-def _last_turn_ends(game: Game, last: int) -> list[tuple[int, str]]:
+def turn_bounds(game: Game) -> tuple[int, list[tuple[int, str]]]:
+    """Where play starts, the seq of the last action still in effect before
+    the first Turn (0 when the first action is a Turn's), and `turn_ends`.
+
+    A game with a `turn_end` type has nothing before its first Turn.  In one
+    whose Turn passes by itself (`turn_actions`), the side to move changes
+    only between Turns, so a Turn ends at the last of a side's run of those
+    actions: where the next one is the other side's, and at the newest one
+    unless that side is still to move in a running game (its Turn is then
+    in progress).  The actions before the first (Marshal's two setups) are
+    no Turn's."""
+    rule = registered(game.engine)
+    if rule.turn_end:
+        return 0, turn_ends(game)
+    start = 0
+    ends: list[tuple[int, str]] = []
+    run: tuple[int, str] | None = None  # the newest Turn action: (seq, colour)
+    for seq, kind, color in live_entries(game):
+        if kind not in rule.turn_actions:
+            if run is None:
+                start = seq
+            continue
+        if run is not None and run[1] != color:
+            ends.append(run)
+        run = (seq, color)
+    if run is not None and not (game.status == Game.Status.ACTIVE and game.to_move == run[1]):
+        ends.append(run)
+    return start, ends
+
+
+def _last_turn_ends(game: Game, last: int, marker: str) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     cancel = 0  # entries still to pass over, cancelled by a later withdrawal
     before = game.seq + 1
@@ -170,7 +208,7 @@ def _last_turn_ends(game: Game, last: int) -> list[tuple[int, str]]:
                 cancel += int(action["steps"])
             elif cancel:
                 cancel -= 1
-            elif action.get("type") == "end_turn":
+            elif action.get("type") == marker:
                 found.append((seq, color))
                 if len(found) == last:
                     break

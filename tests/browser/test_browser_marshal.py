@@ -1,8 +1,8 @@
 """Marshal and Spy through a real browser, ASGI server and Celery worker
 : a challenge for the game with its options, both sides set up on
 the setup screen (tap to swap, the default, Ready), moves by click including
-a fight and a Spy reveal, and each player's page shows only what that player
-may know."""
+a fight and a Spy reveal, each player's page shows only what that player
+may know, and after a resignation the review steps through every Turn."""
 
 import re
 
@@ -122,3 +122,22 @@ def test_marshal_challenge_setup_fight_and_spy_reveal(new_page, shot):
     alice.locator("#history summary").click()
     alice.locator("label[for=hist-notation]").click()
     expect(alice.locator("#hist-notation-list")).to_contain_text("5. B: 5(5,1)x3(6,1)+, S(5,2)-(6,2)")
+
+    # White resigns between Turns; Black's page turns into the review, which
+    # steps through every Turn (two moves each), line for line with the record.
+    bob.get_by_role("button", name="Resign").click()
+    bob.locator("#confirm-dialog .confirm-yes").click()
+    expect(alice.locator("#replay")).to_be_visible(timeout=20000)
+    expect(alice.locator("#replay-caption")).to_contain_text("After turn 5 of 5")
+    expect(alice.locator("#replay #msq-6-1 .mtok-black")).to_have_attribute("title", "General")
+    alice.locator("#replay-prev").click()
+    expect(alice.locator("#replay-caption")).to_contain_text("After turn 4 of 5")
+    expect(alice.locator("#replay #msq-6-1 .mtok-white")).to_have_attribute("title", re.compile(r"^Captain"))
+    expect(alice.locator("#replay #msq-5-1 .mtok-black")).to_have_attribute("title", "General")
+    alice.locator("#replay-first").click()
+    expect(alice.locator("#replay-caption")).to_contain_text("Start position.")
+    expect(alice.locator("#replay #msq-3-1 .mtok-black")).to_have_attribute("title", "General")
+    alice.locator("#replay-next").click()
+    expect(alice.locator("#replay-caption")).to_contain_text("After turn 1 of 5")
+    expect(alice.locator("#replay #msq-4-1 .mtok-black")).to_have_attribute("title", "General")
+    shot(alice, "m04-alice-review-turn-1")

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from marshal_scenarios import SMALL, hq_in_reach  # the site tests' small positions
 
 from games import selectors, services
 from games.models import Game, GameAction, SetupFavourite
@@ -174,21 +175,6 @@ def _scenario_game(alice, bob, doc):
     )
 
 
-SMALL = {
-    "phase": "play", "to_move": "black", "turn_number": 1, "options": {"volcanoes": 0},
-    "pieces": [
-        {"type": "hq", "color": "black", "row": 1, "col": 1},
-        {"type": "general", "color": "black", "row": 4, "col": 5},
-        {"type": "spy", "color": "black", "row": 4, "col": 2},
-        {"type": "corporal", "color": "black", "row": 2, "col": 9},
-        {"type": "hq", "color": "white", "row": 10, "col": 10},
-        {"type": "captain", "color": "white", "row": 5, "col": 5},
-        {"type": "colonel", "color": "white", "row": 6, "col": 2},
-        {"type": "corporal", "color": "white", "row": 9, "col": 1},
-    ],
-}
-
-
 def test_fight_and_spy_reveal_on_the_page(client, alice, bob):
     game = _scenario_game(alice, bob, SMALL)
     client.force_login(alice)
@@ -226,10 +212,7 @@ def test_spectator_sees_public_view_only(client, alice, bob, carol):
 
 
 def test_ended_game_review_and_export(client, alice, bob):
-    doc = json.loads(json.dumps(SMALL))
-    doc["pieces"][1].update(row=9, col=9)  # the General beside White's HQ
-    doc["pieces"][6].update(row=6, col=6)
-    game = _scenario_game(alice, bob, doc)
+    game = _scenario_game(alice, bob, hq_in_reach())  # the General beside White's HQ
     client.force_login(alice)
     assert act(client, game, alice, {"type": "move", "from": [9, 9], "to": [10, 9]}).status_code == 200
     assert act(client, game, alice, {"type": "move", "from": [10, 9], "to": [10, 10]}).status_code == 422

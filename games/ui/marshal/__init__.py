@@ -215,12 +215,15 @@ def full_view(game, state) -> dict:
 
 
 def review_context(game, seat, at=None, history=None, state=None) -> dict:
-    """The ended game's replay: the true board after each turn (`at`)."""
+    """The ended game's replay: the true board at step `at` of the review's
+    frames (selectors.replay_frames: 0 once both armies stand, then after
+    each Turn, line for line with the record)."""
     if history is None:
         history = selectors.history_lines(game, selectors.load_state(game), seat.color)
-    last = len(history["notation"])
+    frames = selectors.replay_frames(game)
+    last = len(frames) - 1
     at = last if at is None else max(0, min(int(at), last))
-    view = replay_state(game, at)
+    view = replay_state(game, frames[at])
     return {
         "at": at,
         "last": last,

@@ -1,22 +1,17 @@
-"""An ended Marshal game's replay: the true board after a chosen turn."""
+"""An ended Marshal game's replay: the true board at a step of its review."""
 
 from __future__ import annotations
 
+from games import selectors
 from games.engines import get_engine
-from games.models import GameAction, Snapshot
 
 
-def replay_state(game, at: int) -> dict:
-    """A view-shaped dict of the true board once `at` turns were finished
-    (0: both armies set up, nothing moved).  Only for ended games (the
-    caller checks): it shows every type."""
+def replay_state(game, seq: int) -> dict:
+    """A view-shaped dict of the true board after action `seq` (a frame of
+    selectors.replay_frames).  Only for ended games (the caller checks): it
+    shows every type."""
     engine = get_engine(game.engine)
-    first = Snapshot.objects.filter(game=game).order_by("seq").first()
-    state = engine.load_scenario(first.state)
-    for entry in GameAction.objects.filter(game=game, seq__gt=first.seq).order_by("seq"):
-        if state.phase == "play" and len(state.log) >= at:
-            break
-        state = engine.apply(state, entry.action)
+    state = selectors.load_state(game, upto=seq)
     doc = engine.dump_scenario(state)
     return {
         "options": doc["options"] if "columns" in doc["options"] else engine.view(state, "black")["options"],
