@@ -35,7 +35,7 @@ class User(AbstractUser):
     display_key = models.CharField(_("folded display name"), max_length=255, blank=True, editable=False)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
     is_ai = models.BooleanField(_("AI player"), default=False)
-    # Correspondence: vacation (see docs/site.md, "Time-outs and vacation").
+    # Correspondence: vacation (see docs/playing.md, "Time-outs and vacation").
     # Automatic vacation days: when a clock of the user's runs out, a day of
     # the allowance is taken instead of losing on time (called `on_vacation`
     # before the explicit vacation below existed).

@@ -10,7 +10,7 @@ is pure Python (no Django).
   other, Black first (the engine accepts either order).  Each side's setup is
   hidden from the other until both are done, so the order tells nobody
   anything; it lets the site's clocks, "your turn" notifications and the AI
-  task work unchanged.  Decision recorded in docs/site.md.
+  task work unchanged.  Decision recorded in docs/architecture.md.
 - ``new_game`` draws the volcano seed (the initial state is always stored as
   a snapshot, so the draw is never repeated) and drops the site's own options.
 - ``turn_records`` / ``turn_count`` / ``dump_scenario(history=False)``: the

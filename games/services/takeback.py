@@ -17,7 +17,7 @@ gets the same state by calling `action_log.apply_entry`.
 Competitive games have neither: a Fire may have revealed something, and
 taking it back would keep the knowledge and lose the cost.
 
-What the opponent sees (docs/site.md, "Take-backs and undo requests"): only
+What the opponent sees (docs/board.md, "Take-backs and undo requests"): only
 its own view of the position after the withdrawal, as after any other action.
 If the cancelled actions were unseen, that view is unchanged and the opponent
 hears nothing at all (no doorbell, no version change); if they were seen, the

@@ -1,5 +1,5 @@
 """View versions: after every change, each seat whose view changed gets a
-new version, and its doorbell rings after commit (docs/site.md, "Counters
+new version, and its doorbell rings after commit (docs/architecture.md, "Counters
 and doorbells")."""
 
 from __future__ import annotations

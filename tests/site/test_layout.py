@@ -587,7 +587,7 @@ def test_the_engine_check_sees_a_site_import() -> None:
 
 
 def test_figures() -> None:
-    # The figures docs/site.md quotes: `python -m pytest tests/site/test_layout.py -k figures -s -q`.
+    # The figures docs/architecture.md quotes: `python -m pytest tests/site/test_layout.py -k figures -s -q`.
     found = figures()
     for key, value in found.items():
         print(f"{key}: {value}")

@@ -1,6 +1,6 @@
 """The sandbox: one person plays both sides of a position, with free undo.
 
-Kept in the visitor's session, not as a Game row (docs/site.md, "Sandbox"):
+Kept in the visitor's session, not as a Game row (docs/club.md, "Sandbox"):
 a sandbox has no opponent, clock, rating, notifications, spectators or
 archive entry, so a row would need excluding from every list, beat task and
 count that reads games; and nothing in it is secret, so there is nothing to
