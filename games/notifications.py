@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from wecsite.ratelimit import first_in
 from wecsite.siteurl import site_url
 
 from .models import Notification
@@ -61,6 +62,11 @@ def send_email_for(notification_id: int) -> bool:
         return False  # the daily digest carries it
     # Claim it first, so that a retried or duplicated task sends it only once.
     if not Notification.objects.filter(pk=note.pk, emailed=False).update(emailed=True):
+        return False
+    # One email per (recipient, game, kind) within the coalescing time: a
+    # renewed notice (games.services.events.notify) is not emailed again.
+    coalesce = settings.WEC_NOTICE_COALESCE_SECONDS
+    if not first_in("notice-email", f"{note.user_id}:{note.game_id}:{note.kind}", coalesce):
         return False
     try:
         with translation.override(settings.LANGUAGE_CODE):

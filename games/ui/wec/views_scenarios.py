@@ -124,6 +124,7 @@ def _scenario_option_groups(doc: dict) -> list:
 @login_required
 @require_POST
 @rate_limited("challenge")
+@rate_limited("notify")
 def scenario_start(request):
     """A challenge, seek or AI game from a scenario, with the same choices as
     the new-game form (opponent, AI level and clock, colour, time per move or
