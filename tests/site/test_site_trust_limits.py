@@ -20,6 +20,7 @@ from test_site_security import ROOT, production_env  # the production-like envir
 
 from accounts.models import User
 from games import services, tasks
+from games.club import draws
 from games.models import Game, Notification
 from games.services import events
 from wecsite import ratelimit, siteurl
@@ -56,23 +57,28 @@ def an_address() -> str:
 def test_no_request_changes_the_links_in_emails(
     client, alice, bob, inline_email, django_capture_on_commit_callbacks
 ):
-    """An anonymous probe with a Host on another port, and a signed-in request
-    on another allowed Host, then a draw email: its links are SITE_URL's."""
+    """An anonymous probe with a Host on another port, then a draw email; a
+    signed-in request on another allowed Host, then another: every link in
+    both is SITE_URL's."""
     bob.email_on_turn = True
     bob.save()
-    game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
+    games = [
+        services.create_game(creator=alice, opponent="user", username="bob", color="black") for _ in range(2)
+    ]
     mail.outbox = []
     assert client.get("/healthz", HTTP_HOST="localhost:31337").status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        draws.offer_draw(game_id=games[0].pk, user=alice)
     client.force_login(alice)
     assert client.get(reverse("home"), HTTP_HOST="[::1]:8443").status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("draw", args=[game.pk]), {"answer": "offer"})
-    assert response.status_code == 302
-    [message] = mail.outbox
-    links = re.findall(r"https?://\S+", message.body)
-    assert links
-    assert all(link.startswith(django_settings.WEC_SITE_URL + "/") for link in links), links
-    assert "31337" not in message.body and "8443" not in message.body
+        draws.offer_draw(game_id=games[1].pk, user=alice)
+    assert len(mail.outbox) == 2
+    for message in mail.outbox:
+        links = re.findall(r"https?://\S+", message.body)
+        assert links
+        assert all(link.startswith(django_settings.WEC_SITE_URL + "/") for link in links), links
+        assert "31337" not in message.body and "8443" not in message.body
 
 
 def test_site_url_is_required_with_debug_off(settings):
