@@ -330,24 +330,41 @@ AXES_CLIENT_IP_CALLABLE = "wecsite.security.client_ip"
 AXES_VERBOSE = False
 AXES_HTTP_RESPONSE_CODE = 429
 
-# Per-user rate limits ("count/seconds", a fixed window in Redis).  Generous:
-# a player clicking fast makes a few actions a second at most.  Tests use
-# limits no suite reaches; the rate-limit tests set their own.
-WEC_RATE_LIMITS = {
-    "submit": os.environ.get("WEC_RATE_SUBMITS", "100000/60" if TESTING else "120/60"),
-    "challenge": os.environ.get("WEC_RATE_CHALLENGES", "100000/60" if TESTING else "20/600"),
+# Rate limits ("count/seconds", a fixed window in Redis; wecsite/ratelimit.py),
+# per user unless said otherwise.  Generous: a player clicking fast makes a
+# few actions a second at most.  Tests use limits no suite reaches; the
+# rate-limit tests set their own (the production ones: WEC_RATE_LIMIT_DEFAULTS).
+WEC_RATE_LIMIT_DEFAULTS = {
+    "submit": "120/60",
+    "challenge": "20/600",
     # Starting a sandbox or importing a record into it (a record is replayed
     # by the engine's search: some CPU per import).
-    "sandbox": os.environ.get("WEC_RATE_SANDBOX", "100000/60" if TESTING else "30/600"),
+    "sandbox": "30/600",
     # Every request that tells another player something (draw offers and
     # answers, take-back and undo requests, chat, challenges and their
     # answers, proposals, seeks answered): on top of the scopes above.
-    "notify": os.environ.get("WEC_RATE_NOTIFY", "100000/60" if TESTING else "60/600"),
+    "notify": "60/600",
+    # New games against one named player, per challenger and name typed.
+    "challenge_pair": "5/3600",
     # Per client address (wecsite.security.client_ip): sign-up and
     # password-reset form posts; per address typed: reset requests.
-    "signup": os.environ.get("WEC_RATE_SIGNUP", "100000/60" if TESTING else "10/3600"),
-    "reset": os.environ.get("WEC_RATE_RESET", "100000/60" if TESTING else "10/3600"),
-    "reset_target": os.environ.get("WEC_RATE_RESET_TARGET", "100000/60" if TESTING else "5/3600"),
+    "signup": "10/3600",
+    "reset": "10/3600",
+    "reset_target": "5/3600",
+}
+_RATE_LIMIT_VARIABLES = {
+    "submit": "WEC_RATE_SUBMITS",
+    "challenge": "WEC_RATE_CHALLENGES",
+    "sandbox": "WEC_RATE_SANDBOX",
+    "notify": "WEC_RATE_NOTIFY",
+    "challenge_pair": "WEC_RATE_CHALLENGE_PAIR",
+    "signup": "WEC_RATE_SIGNUP",
+    "reset": "WEC_RATE_RESET",
+    "reset_target": "WEC_RATE_RESET_TARGET",
+}
+WEC_RATE_LIMITS = {
+    scope: os.environ.get(_RATE_LIMIT_VARIABLES[scope], "100000/60" if TESTING else rate)
+    for scope, rate in WEC_RATE_LIMIT_DEFAULTS.items()
 }
 # A notice of the same kind for the same game within this many seconds
 # renews the recipient's earlier one instead of adding a row, and is not

@@ -24,7 +24,7 @@ from games.registry import UI_REGISTRY, get_ui
 from games.registry import choices as game_choices
 from wecsite.ratelimit import rate_limited
 
-from .common import participant, refused
+from .common import challenged_player, participant, refused
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +73,7 @@ def game_list(request):
 @require_POST
 @rate_limited("challenge")
 @rate_limited("notify")
+@rate_limited("challenge_pair", key=challenged_player)
 def new_game(request):
     form = NewGameForm(request.POST)
     engine = request.POST.get("engine") or settings.WEC_ENGINE_NAME
