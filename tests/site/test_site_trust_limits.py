@@ -16,10 +16,12 @@ import pytest
 from django.conf import settings as django_settings
 from django.core import mail
 from django.urls import reverse
+from leak_worlds import SCENARIO, TIMELINE, legal  # the leak tests' worlds
 from test_site_security import ROOT, production_env  # the production-like environment
 
 from accounts.models import User
-from games import services, tasks
+from games import selectors, services, tasks
+from games.club import chat as club_chat
 from games.club import draws
 from games.models import Game, Notification
 from games.services import events
@@ -260,8 +262,6 @@ def test_a_new_turn_allows_a_new_offer(client, alice, bob, game, first_move):
     assert client.post(url, {"answer": "offer"}).status_code == 302
     assert client.post(url, {"answer": "decline"}).status_code == 302
     assert client.post(url, {"answer": "offer"}).status_code == 400
-    from games import selectors
-
     services.submit_action(game.pk, alice, first_move(selectors.load_state(game)), expected_seq=0)
     services.submit_action(game.pk, alice, {"type": "end_turn"}, expected_seq=1)
     assert client.post(url, {"answer": "offer"}).status_code == 302
@@ -314,8 +314,6 @@ def test_notices_of_one_kind_for_one_game_are_coalesced(
 def test_your_turn_notices_written_with_a_batch_are_coalesced(alice, bob, first_move):
     """The submit path writes a notice inside its statement batch
     (games.store.sql.add_notification): coalesced the same way."""
-    from games import selectors
-
     game = services.create_game(
         creator=alice, opponent="user", username="bob", color="black", days_per_move=None
     )
@@ -330,3 +328,73 @@ def test_your_turn_notices_written_with_a_batch_are_coalesced(alice, bob, first_
     services.submit_action(g.pk, alice, {"type": "end_turn"}, expected_seq=g.seq + 1)
     kinds = list(Notification.objects.filter(user=bob, game=game).values_list("kind", flat=True))
     assert kinds.count(Notification.Kind.YOUR_TURN) == 1
+
+
+# --- two worlds ----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_draw_refusals_and_coalesced_notices_look_alike_in_both_worlds(
+    client, alice, bob, settings, inline_email, django_capture_on_commit_callbacks
+):
+    """Two games that differ only in White's unseen actions (tests/site/leak_worlds.py):
+    Black's answers to draw offers and withdrawals (the one-per-Turn refusal
+    included), and Black's notices and emails while White chats and offers
+    draws (coalesced), are the same, byte for byte but for the game number."""
+    settings.WEC_SITE_URL = "http://testserver"
+    alice.email_on_turn = True
+    alice.save()
+    client.force_login(alice)
+    worlds = []
+    for world in (1, 2):
+        mail.outbox = []
+        # The header's badge counts this world's notices only.
+        Notification.objects.filter(user=alice).update(read=True)
+        game = services.create_game(
+            creator=bob,
+            opponent="user",
+            username="alice",
+            color="white",
+            scenario=SCENARIO,
+            days_per_move=None,
+        )
+        url = reverse("draw", args=[game.pk])
+
+        def same(text: str, pk: int = game.pk) -> str:
+            """The text with the game's number and the per-response CSRF mask left out."""
+            text = re.sub(rf"(/games/|[Gg]ame ){pk}\b", r"\1N", text)
+            return re.sub(r'(csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]*"', r"\1", text)
+
+        got = []
+        for who, *actions in TIMELINE:
+            for wanted in actions[world - 1]:
+                current = Game.objects.get(pk=game.pk)
+                action = legal(selectors.load_state(current), wanted)
+                services.submit_action(
+                    game.pk, alice if who == "black" else bob, action, expected_seq=current.seq
+                )
+            with django_capture_on_commit_callbacks(execute=True):
+                club_chat.post_chat(game_id=game.pk, user=bob, text="hello")
+                try:
+                    draws.offer_draw(game_id=game.pk, user=bob)
+                except services.GameError as exc:
+                    got.append(("white's offer refused", str(exc.message)))
+            for answer in ("decline", "offer", "decline", "offer", "decline"):
+                with django_capture_on_commit_callbacks(execute=True):
+                    response = client.post(url, {"answer": answer})
+                got.append(
+                    (
+                        answer,
+                        response.status_code,
+                        same(response.get("Location", "")),
+                        same(response.content.decode()),
+                    )
+                )
+            notices = Notification.objects.filter(user=alice, game=game).order_by("pk")
+            got.append([(n.kind, n.read, n.emailed) for n in notices])
+        got.append([(same(m.subject), same(m.body), m.to) for m in mail.outbox])
+        worlds.append(got)
+    assert worlds[0] == worlds[1]
+    # The worlds did exercise the rules: refusals, coalesced notices, emails.
+    assert any(entry[1] == 400 for entry in worlds[0] if isinstance(entry, tuple) and len(entry) == 4)
+    assert len(worlds[0][-1]) >= 2
