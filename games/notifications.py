@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from wecsite.ratelimit import first_in
+from wecsite.ratelimit import first_in, forget
 from wecsite.siteurl import site_url
 
 from .models import Notification
@@ -65,8 +65,8 @@ def send_email_for(notification_id: int) -> bool:
         return False
     # One email per (recipient, game, kind) within the coalescing time: a
     # renewed notice (games.services.events.notify) is not emailed again.
-    coalesce = settings.WEC_NOTICE_COALESCE_SECONDS
-    if not first_in("notice-email", f"{note.user_id}:{note.game_id}:{note.kind}", coalesce):
+    mark = f"{note.user_id}:{note.game_id}:{note.kind}"
+    if not first_in("notice-email", mark, settings.WEC_NOTICE_COALESCE_SECONDS):
         return False
     try:
         with translation.override(settings.LANGUAGE_CODE):
@@ -81,6 +81,7 @@ def send_email_for(notification_id: int) -> bool:
             send_mail(_("Wec Online: %(subject)s") % {"subject": subject}, body, None, [note.user.email])
     except Exception:
         Notification.objects.filter(pk=note.pk).update(emailed=False)
+        forget("notice-email", mark)  # a retry may send it
         logger.exception("email for notification %s failed", note.pk)
         raise
     return True

@@ -115,6 +115,14 @@ def first_in(name: str, key: int | str, seconds: int) -> bool:
         return True
 
 
+def forget(name: str, key: int | str) -> None:
+    """Drop a `first_in` mark (what it stood for did not happen after all)."""
+    try:
+        redis_client().delete(f"{settings.WEC_REDIS_PREFIX}:once:{name}:{key}")
+    except redis.RedisError:
+        logger.warning("once-per-period mark %s not dropped: Redis unavailable", name, exc_info=True)
+
+
 def by_user(request: HttpRequest) -> str | None:
     """The signed-in user's id; None (not counted) for anonymous requests."""
     user = getattr(request, "user", None)

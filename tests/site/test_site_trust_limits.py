@@ -398,3 +398,26 @@ def test_draw_refusals_and_coalesced_notices_look_alike_in_both_worlds(
     # The worlds did exercise the rules: refusals, coalesced notices, emails.
     assert any(entry[1] == 400 for entry in worlds[0] if isinstance(entry, tuple) and len(entry) == 4)
     assert len(worlds[0][-1]) >= 2
+
+
+@pytest.mark.django_db
+def test_a_failed_email_is_sent_by_the_retry(alice, bob, monkeypatch):
+    """The once-an-hour mark is dropped when sending fails, so the retried task sends it."""
+    from games import notifications
+
+    bob.email_on_turn = True
+    bob.save()
+    game = services.create_game(creator=alice, opponent="user", username="bob", color="black")
+    note = events.notify(game, bob, Notification.Kind.CHAT)
+    real_send = notifications.send_mail
+
+    def broken(*args, **kwargs):
+        raise ConnectionError("smtp down")
+
+    monkeypatch.setattr(notifications, "send_mail", broken)
+    with pytest.raises(ConnectionError):
+        notifications.send_email_for(note.pk)
+    monkeypatch.setattr(notifications, "send_mail", real_send)
+    mail.outbox = []
+    assert notifications.send_email_for(note.pk)
+    assert len(mail.outbox) == 1
