@@ -34,7 +34,9 @@ def offer_draw(*, game_id: int, user) -> Game:
     turn = get_engine(game.engine).turn_count(selectors.load_state(game))
     offered = dict(game.draw_offer_turns or {})
     if offered.get(seat.color) == turn:
-        raise InvalidRequest(_("You have already offered a draw in this Turn. You may offer again in a later Turn."))
+        raise InvalidRequest(
+            _("You have already offered a draw in this Turn. You may offer again in a later Turn.")
+        )
     offered[seat.color] = turn
     game.draw_offer = seat.color
     game.draw_offer_turns = offered
