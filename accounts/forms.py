@@ -1,6 +1,9 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.conf import settings
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
+
+from wecsite.ratelimit import first_in
 
 from .models import User, timezone_choices
 from .names import has_invisible_characters, name_key
@@ -107,3 +110,14 @@ class VacationForm(forms.Form):
     days = forms.IntegerField(
         label=_("For how many days (leave empty to end it yourself)"), min_value=1, max_value=366, required=False
     )
+
+
+class LimitedPasswordResetForm(PasswordResetForm):
+    """Sends an account at most one reset email per WEC_RESET_EMAIL_SECONDS.
+    A request within that time is answered as any other (no second email, no
+    different page), so the answer never says whether the address is known."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email, **kwargs):
+        if not first_in("reset-email", context["user"].pk, settings.WEC_RESET_EMAIL_SECONDS):
+            return
+        super().send_mail(subject_template_name, email_template_name, context, from_email, to_email, **kwargs)

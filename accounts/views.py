@@ -1,8 +1,10 @@
 import math
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.db import IntegrityError, transaction
@@ -13,12 +15,20 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.services.errors import GameError, InvalidRequest
 from games.vacation import services as vacation_services
+from wecsite import ratelimit
 from wecsite.ratelimit import rate_limited
+from wecsite.siteurl import site_url
 
-from .forms import ProfileForm, SignUpForm, VacationForm
+from .forms import LimitedPasswordResetForm, ProfileForm, SignUpForm, VacationForm
+
+
+def posting_address(request) -> str | None:
+    """The client's address for a form post; a GET (showing the form) is not counted."""
+    return ratelimit.by_address(request) if request.method == "POST" else None
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited("signup", key=posting_address)
 def signup(request):
     if request.user.is_authenticated:
         return redirect("home")
@@ -35,6 +45,32 @@ def signup(request):
         messages.success(request, _("Welcome to Wec Online, %(name)s!") % {"name": user.username})
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset request, limited per client address and per address
+    typed (known or not: the answers never tell whether an account exists),
+    with at most one email per account per WEC_RESET_EMAIL_SECONDS (silently:
+    the same page, no second email; LimitedPasswordResetForm), and links
+    built from SITE_URL only, never from the request's Host."""
+
+    form_class = LimitedPasswordResetForm
+
+    def post(self, request, *args, **kwargs):
+        refused = ratelimit.limit_response(request, "reset", ratelimit.by_address(request))
+        if refused is None:
+            typed = request.POST.get("email", "")
+            refused = ratelimit.limit_response(request, "reset_target", ratelimit.target_key(typed))
+        if refused is not None:
+            return refused
+        base = site_url()
+        self.extra_email_context = {
+            "site_url": base,
+            "site_name": urlsplit(base).netloc,
+            "domain": urlsplit(base).netloc,
+            "protocol": urlsplit(base).scheme,
+        }
+        return super().post(request, *args, **kwargs)
 
 
 def _profile_context(form, vacation_form=None) -> dict:

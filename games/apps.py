@@ -1,5 +1,8 @@
 from django.apps import AppConfig
+from django.core import checks
 from django.utils.translation import gettext_lazy as _
+
+from wecsite import siteurl
 
 # Its request signal receivers, connected from the first request on.
 from . import afteranswer  # noqa: F401
@@ -19,5 +22,7 @@ class GamesConfig(AppConfig):
         from .club import draws, ratings
         from .services import signals
 
+        # With DEBUG off the site refuses to run without SITE_URL (wecsite.E001).
+        checks.register(siteurl.check_site_url, checks.Tags.security)
         signals.game_ended.connect(draws.offer_lapses, dispatch_uid="games.club.draws.offer_lapses")
         signals.game_ended.connect(ratings.rate_game, dispatch_uid="games.club.ratings.rate_game")

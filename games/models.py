@@ -55,6 +55,9 @@ class Game(models.Model):
     proposal = models.JSONField(_("proposed change"), null=True, blank=True)
     # The colour that offered a draw, while the offer stands ("" = none).
     draw_offer = models.CharField(_("draw offered by"), max_length=8, blank=True, default="")
+    # The Turn (the engine's count of finished Turns) in which each colour last
+    # offered a draw, {"black": n, ...}: one offer per player per Turn.
+    draw_offer_turns = models.JSONField(_("Turn of each side's last draw offer"), default=dict, blank=True)
     # Bank-plus-increment clock (as Little Golem and SchemingMind): when
     # `increment_hours` is set, `days_per_move` is each player's starting bank;
     # a player's turn may use all of the bank, and each finished turn adds the
@@ -207,7 +210,11 @@ class Notification(models.Model):
 
     class Meta:
         ordering = ["-created", "-pk"]
-        indexes = [models.Index(fields=["user", "read", "-created"], name="notification_user_read")]
+        indexes = [
+            models.Index(fields=["user", "read", "-created"], name="notification_user_read"),
+            # A new notice looks for the one it renews (games.services.events.notify).
+            models.Index(fields=["user", "game", "kind", "-created"], name="notification_coalesce"),
+        ]
 
     def __str__(self):
         return f"{self.user_id}:{self.kind}:{self.game_id}"

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from wecsite.ratelimit import first_in, forget
 from wecsite.siteurl import site_url
 
 from .models import Notification
@@ -62,6 +63,11 @@ def send_email_for(notification_id: int) -> bool:
     # Claim it first, so that a retried or duplicated task sends it only once.
     if not Notification.objects.filter(pk=note.pk, emailed=False).update(emailed=True):
         return False
+    # One email per (recipient, game, kind) within the coalescing time: a
+    # renewed notice (games.services.events.notify) is not emailed again.
+    mark = f"{note.user_id}:{note.game_id}:{note.kind}"
+    if not first_in("notice-email", mark, settings.WEC_NOTICE_COALESCE_SECONDS):
+        return False
     try:
         with translation.override(settings.LANGUAGE_CODE):
             subject = notification_text(note.kind, note.game_id, _opponent_name(note))
@@ -75,6 +81,7 @@ def send_email_for(notification_id: int) -> bool:
             send_mail(_("Wec Online: %(subject)s") % {"subject": subject}, body, None, [note.user.email])
     except Exception:
         Notification.objects.filter(pk=note.pk).update(emailed=False)
+        forget("notice-email", mark)  # a retry may send it
         logger.exception("email for notification %s failed", note.pk)
         raise
     return True

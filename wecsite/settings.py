@@ -15,6 +15,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from games.registry import template_libraries
+from wecsite.siteurl import dev_site_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -87,8 +88,6 @@ MIDDLEWARE = [
     "accounts.middleware.UserTimezoneMiddleware",
     # The language a signed-in user chose wins over the browser's.
     "accounts.middleware.UserLanguageMiddleware",
-    # Remembers the address the site is reached at, for links in emails.
-    "wecsite.siteurl.RememberOriginMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -331,16 +330,49 @@ AXES_CLIENT_IP_CALLABLE = "wecsite.security.client_ip"
 AXES_VERBOSE = False
 AXES_HTTP_RESPONSE_CODE = 429
 
-# Per-user rate limits ("count/seconds", a fixed window in Redis).  Generous:
-# a player clicking fast makes a few actions a second at most.  Tests use
-# limits no suite reaches; the rate-limit tests set their own.
-WEC_RATE_LIMITS = {
-    "submit": os.environ.get("WEC_RATE_SUBMITS", "100000/60" if TESTING else "120/60"),
-    "challenge": os.environ.get("WEC_RATE_CHALLENGES", "100000/60" if TESTING else "20/600"),
+# Rate limits ("count/seconds", a fixed window in Redis; wecsite/ratelimit.py),
+# per user unless said otherwise.  Generous: a player clicking fast makes a
+# few actions a second at most.  Tests use limits no suite reaches; the
+# rate-limit tests set their own (the production ones: WEC_RATE_LIMIT_DEFAULTS).
+WEC_RATE_LIMIT_DEFAULTS = {
+    "submit": "120/60",
+    "challenge": "20/600",
     # Starting a sandbox or importing a record into it (a record is replayed
     # by the engine's search: some CPU per import).
-    "sandbox": os.environ.get("WEC_RATE_SANDBOX", "100000/60" if TESTING else "30/600"),
+    "sandbox": "30/600",
+    # Every request that tells another player something (draw offers and
+    # answers, take-back and undo requests, chat, challenges and their
+    # answers, proposals, seeks answered): on top of the scopes above.
+    "notify": "60/600",
+    # New games against one named player, per challenger and name typed.
+    "challenge_pair": "5/3600",
+    # Per client address (wecsite.security.client_ip): sign-up and
+    # password-reset form posts; per address typed: reset requests.
+    "signup": "10/3600",
+    "reset": "10/3600",
+    "reset_target": "5/3600",
 }
+_RATE_LIMIT_VARIABLES = {
+    "submit": "WEC_RATE_SUBMITS",
+    "challenge": "WEC_RATE_CHALLENGES",
+    "sandbox": "WEC_RATE_SANDBOX",
+    "notify": "WEC_RATE_NOTIFY",
+    "challenge_pair": "WEC_RATE_CHALLENGE_PAIR",
+    "signup": "WEC_RATE_SIGNUP",
+    "reset": "WEC_RATE_RESET",
+    "reset_target": "WEC_RATE_RESET_TARGET",
+}
+WEC_RATE_LIMITS = {
+    scope: os.environ.get(_RATE_LIMIT_VARIABLES[scope], "100000/60" if TESTING else rate)
+    for scope, rate in WEC_RATE_LIMIT_DEFAULTS.items()
+}
+# A notice of the same kind for the same game within this many seconds
+# renews the recipient's earlier one instead of adding a row, and is not
+# emailed again (games.services.events.notify).
+WEC_NOTICE_COALESCE_SECONDS = int(os.environ.get("WEC_NOTICE_COALESCE_SECONDS", "3600"))
+# At most one password-reset email per account in this many seconds (a
+# request within it is answered alike, without a second email).
+WEC_RESET_EMAIL_SECONDS = int(os.environ.get("WEC_RESET_EMAIL_SECONDS", "900"))
 
 # --- Wec --------------------------------------------------------------------------
 WEC_ENGINE_NAME = "wec"
@@ -351,10 +383,13 @@ WEC_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
 WEC_DEFAULT_DAYS_PER_MOVE = 3
 # Vacation days each user gets per calendar year (reset on 1 January, UTC).
 WEC_VACATION_DAYS_PER_YEAR = int(os.environ.get("WEC_VACATION_DAYS", "30"))
-# The site's address for links in emails.  Empty (the default): the address
-# the site was last reached at (wecsite/siteurl.py remembers each request's
-# origin), so the links follow the host and port the site really runs on.
-WEC_SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+# The site's address for every absolute link (emails): only this setting,
+# never a request's Host (wecsite/siteurl.py).  Required with DEBUG off
+# (system check wecsite.E001); development and tests default to the address
+# the development server listens on (HOST and PORT, as `./wec run` uses them).
+WEC_SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/") or (
+    dev_site_url(os.environ.get("HOST"), os.environ.get("PORT")) if DEBUG or TESTING else ""
+)
 # Glicko-2's system constant (games/glicko2.py).
 WEC_GLICKO_TAU = float(os.environ.get("WEC_GLICKO_TAU", "0.5"))
 

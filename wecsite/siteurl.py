@@ -1,60 +1,48 @@
-"""The site's own address for links in emails sent outside a request (Celery).
+"""The site's own address for absolute links (emails sent by Celery, the
+password reset).
 
-`SITE_URL` wins when it is set.  Otherwise every request's origin (scheme,
-host and port, as Django validated them against ALLOWED_HOSTS) is remembered
-in Redis, so an email sent by a worker links to the address people actually
-use, not to a guessed port."""
+Only the setting `WEC_SITE_URL` (environment `SITE_URL`) decides it: never a
+request, so nobody can change the links another user receives by sending
+a Host header.  With DEBUG off the setting must be given (system check
+`wecsite.E001`); in development and tests the settings default to the
+address the development server listens on (`dev_site_url`, from HOST and
+PORT as `./wec run` uses them)."""
 
 from __future__ import annotations
 
-import logging
-
-import redis
 from django.conf import settings
-from django.core.exceptions import DisallowedHost
+from django.core import checks
 
-from .ratelimit import redis_client
-
-logger = logging.getLogger(__name__)
-
-FALLBACK = "http://127.0.0.1:8000"
-_last_seen: str | None = None  # per process: write to Redis only when it changes
+# Addresses a server listens on but a browser cannot open.
+_ANY_ADDRESS = {"", "0.0.0.0", "::", "[::]"}
 
 
-def _key() -> str:
-    return f"{settings.WEC_REDIS_PREFIX}.site_origin"
-
-
-def remember_origin(request) -> None:
-    global _last_seen
-    try:
-        origin = f"{request.scheme}://{request.get_host()}"
-    except DisallowedHost:
-        return
-    if origin == _last_seen:
-        return
-    try:
-        redis_client().set(_key(), origin)
-        _last_seen = origin
-    except redis.RedisError:
-        logger.warning("could not remember the site origin", exc_info=True)
+def dev_site_url(host: str | None, port: str | int | None) -> str:
+    """The development server's address: http://HOST:PORT, with a
+    listen-everywhere HOST replaced by the loopback address."""
+    host = (host or "").strip()
+    if host in _ANY_ADDRESS:
+        host = "127.0.0.1"
+    elif ":" in host and not host.startswith("["):
+        host = f"[{host}]"  # an IPv6 address
+    return f"http://{host}:{int(port or 8000)}"
 
 
 def site_url() -> str:
     """The base address for absolute links (no trailing slash)."""
-    if settings.WEC_SITE_URL:
-        return settings.WEC_SITE_URL
-    try:
-        value = redis_client().get(_key())
-    except redis.RedisError:
-        value = None
-    return value.decode() if value else FALLBACK
+    return settings.WEC_SITE_URL
 
 
-class RememberOriginMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        remember_origin(request)
-        return self.get_response(request)
+def check_site_url(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """With DEBUG off the emails' links need the site's real address: refuse to
+    run without SITE_URL, as Django's own checks refuse a missing SECRET_KEY."""
+    if settings.DEBUG or settings.WEC_SITE_URL:
+        return []
+    return [
+        checks.Error(
+            "SITE_URL is not set.",
+            hint="Set SITE_URL to the site's public address (e.g. https://wec.example.org): "
+            "the links in emails use it and nothing else.",
+            id="wecsite.E001",
+        )
+    ]

@@ -1,13 +1,18 @@
 """Draw offers: a player offers, the other accepts (the game ends drawn) or
 declines, the offerer may withdraw; an offer lapses when the other side
 ends a turn without answering (games.services.submit) and when the game
-ends (`offer_lapses`, on games.services.signals.game_ended)."""
+ends (`offer_lapses`, on games.services.signals.game_ended).  Each player
+may offer once per Turn (as on lichess and OGS): an offer withdrawn or
+declined cannot be made again, and so notify the opponent again, until
+the next Turn."""
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from games import selectors
+from games.engines import get_engine
 from games.models import Game, Notification, Seat
 from games.services import events, lifecycle, versions
 from games.services.errors import GameNotActive, InvalidRequest
@@ -24,8 +29,18 @@ def offer_draw(*, game_id: int, user) -> Game:
         raise InvalidRequest(_("You already offered a draw."))
     if game.draw_offer:
         raise InvalidRequest(_("Your opponent already offered a draw: accept or decline it."))
+    # The Turn is counted by the game's own engine (its finished Turns), so
+    # the rule holds for every game the site hosts.
+    turn = get_engine(game.engine).turn_count(selectors.load_state(game))
+    offered = dict(game.draw_offer_turns or {})
+    if offered.get(seat.color) == turn:
+        raise InvalidRequest(
+            _("You have already offered a draw in this Turn. You may offer again in a later Turn.")
+        )
+    offered[seat.color] = turn
     game.draw_offer = seat.color
-    game.save(update_fields=["draw_offer", "updated"])
+    game.draw_offer_turns = offered
+    game.save(update_fields=["draw_offer", "draw_offer_turns", "updated"])
     other = next(s for s in seats if s.pk != seat.pk)
     events.notify(game, other.user, Notification.Kind.DRAW_OFFER)
     versions.settle_views(game, seats)

@@ -11,6 +11,7 @@ kind and a game number).
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -76,17 +77,37 @@ def notify(game: Game, user, kind: str, batch: sql.Batch | None = None) -> Notif
     """Inside the caller's transaction: a Notification row for a person (never
     the AI); the WebSocket message and the email go out only after commit.
     With a `batch` (games.store.sql.Batch), a row no email needs is written with it
-    (then the returned one has no id)."""
+    (then the returned one has no id).
+
+    Coalesced per (recipient, game, kind): when the recipient has a notice of
+    the same kind for the same game from within WEC_NOTICE_COALESCE_SECONDS,
+    that one is renewed (its time now, unread again) instead of a row being
+    added, and games.notifications sends at most one email per (recipient,
+    game, kind) in that time.  What is coalesced depends only on the
+    recipient's own notices, which name nothing they may not know."""
     if user is None or getattr(user, "is_ai", False):
         return None
     # A user who chose the daily digest gets one email a day instead (tasks.send_digests).
     wants_email = bool(user.email_on_turn and user.email and not getattr(user, "email_digest", False))
     user_id, game_id = user.pk, game.pk
+    now = timezone.now()
+    since = now - timedelta(seconds=settings.WEC_NOTICE_COALESCE_SECONDS)
     if batch is not None and not wants_email:
-        note = Notification(user=user, game=game, kind=kind, created=timezone.now())
-        sql.add_notification(batch, user_id, game_id, kind, note.created)
+        note = Notification(user=user, game=game, kind=kind, created=now)
+        sql.add_notification(batch, user_id, game_id, kind, now, since)
     else:
-        note = Notification.objects.create(user=user, game=game, kind=kind)
+        note = (
+            Notification.objects.filter(user_id=user_id, game_id=game_id, kind=kind, created__gte=since)
+            .order_by("-created", "-pk")
+            .first()
+        )
+        if note is None:
+            note = Notification.objects.create(user=user, game=game, kind=kind)
+        else:
+            # Not emailed again: a new email task may claim it, and the
+            # email's own once-an-hour mark decides whether it goes out.
+            Notification.objects.filter(pk=note.pk).update(created=now, read=False, emailed=False)
+            note.created, note.read, note.emailed = now, False, False
     note_id = note.pk
     transaction.on_commit(lambda: broadcast_notification(user_id, game_id, kind))
     if wants_email:

@@ -309,12 +309,28 @@ def write_seen(seat_id: int, seen, version: int) -> None:
 # --- notifications ----------------------------------------------------------------------
 
 
-def add_notification(batch: Batch, user_id: int, game_id: int, kind: str, created: datetime) -> None:
-    """An unread, not emailed Notification row, as a statement of `batch`."""
+def add_notification(
+    batch: Batch, user_id: int, game_id: int, kind: str, created: datetime, since: datetime | None = None
+) -> None:
+    """An unread, not emailed Notification row, as a statement of `batch`.
+    With `since`, coalesced (games.services.events.notify): the user's latest
+    notice of the same kind for the game from `since` on is renewed instead."""
+    table = Notification._meta.db_table
+    if since is None:
+        batch.add(
+            f"INSERT INTO {table} (user_id, game_id, kind, created, read, emailed) "
+            "VALUES (%s, %s, %s, %s, false, false)",
+            [user_id, game_id, kind, created],
+        )
+        return
     batch.add(
-        f"INSERT INTO {Notification._meta.db_table} (user_id, game_id, kind, created, read, emailed) "
-        "VALUES (%s, %s, %s, %s, false, false)",
-        [user_id, game_id, kind, created],
+        f"WITH recent AS (SELECT id FROM {table} WHERE user_id = %s AND game_id = %s AND kind = %s "
+        "AND created >= %s ORDER BY created DESC, id DESC LIMIT 1), "
+        f"renewed AS (UPDATE {table} SET created = %s, read = false, emailed = false "
+        "WHERE id IN (SELECT id FROM recent) RETURNING id) "
+        f"INSERT INTO {table} (user_id, game_id, kind, created, read, emailed) "
+        "SELECT %s, %s, %s, %s, false, false WHERE NOT EXISTS (SELECT 1 FROM renewed)",
+        [user_id, game_id, kind, since, created, user_id, game_id, kind, created],
     )
 
 

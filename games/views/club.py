@@ -73,6 +73,7 @@ def challenge_detail(request, game_id: int):
 @login_required
 @require_POST
 @rate_limited("challenge")
+@rate_limited("notify")
 def challenge_answer(request, game_id: int):
     """accept / decline the challenge, approve / reject a proposed change."""
     answer = request.POST.get("answer", "")
@@ -100,6 +101,7 @@ def _answer_error() -> str:
 @login_required
 @require_POST
 @rate_limited("challenge")
+@rate_limited("notify")
 def challenge_propose(request, game_id: int):
     game, seat = participant(request, game_id)
     game_options = get_ui(game.engine).OPTIONS
@@ -133,6 +135,7 @@ def _kind_error() -> str:
 
 @login_required
 @require_POST
+@rate_limited("notify")
 def draw(request, game_id: int):
     """offer / accept / decline a draw."""
     answer = request.POST.get("answer", "")
@@ -173,6 +176,7 @@ def chat(request, game_id: int):
 @login_required
 @require_POST
 @rate_limited("submit")
+@rate_limited("notify")
 def chat_post(request, game_id: int):
     what = request.POST.get("what", "post")
     try:

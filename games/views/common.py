@@ -11,6 +11,7 @@ from django.urls import reverse
 from games import selectors
 from games.models import Game, Seat
 from games.services import GameError
+from wecsite.ratelimit import target_key
 
 
 def participant(request, game_id: int) -> tuple[Game, Seat]:
@@ -40,3 +41,13 @@ def club_refused(request, exc: GameError, game_id: int | None = None):
     if request.htmx:
         return render(request, "games/partials/club_error.html", {"message": exc.message}, status=exc.status)
     return render(request, "games/refused.html", {"message": exc.message, "back_url": back_url}, status=exc.status)
+
+
+def challenged_player(request) -> str | None:
+    """The rate-limit key of a new game against a named player (scope
+    "challenge_pair"): the challenger and the name typed, so that one
+    player cannot fill another's inbox with challenges.  Other games are
+    not counted."""
+    if request.POST.get("opponent") != "user" or not request.user.is_authenticated:
+        return None
+    return f"{request.user.pk}:{target_key(request.POST.get('username', ''))}"

@@ -24,7 +24,7 @@ from games.registry import UI_REGISTRY, get_ui
 from games.registry import choices as game_choices
 from wecsite.ratelimit import rate_limited
 
-from .common import participant, refused
+from .common import challenged_player, participant, refused
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +72,8 @@ def game_list(request):
 @login_required
 @require_POST
 @rate_limited("challenge")
+@rate_limited("notify")
+@rate_limited("challenge_pair", key=challenged_player)
 def new_game(request):
     form = NewGameForm(request.POST)
     engine = request.POST.get("engine") or settings.WEC_ENGINE_NAME
@@ -103,6 +105,7 @@ def new_game(request):
 @login_required
 @require_POST
 @rate_limited("challenge")
+@rate_limited("notify")
 def accept_seek(request, game_id: int):
     try:
         services.accept_seek(game_id=game_id, user=request.user)
@@ -115,6 +118,7 @@ def accept_seek(request, game_id: int):
 
 @login_required
 @require_POST
+@rate_limited("notify")
 def cancel_seek(request, game_id: int):
     try:
         services.cancel_seek(game_id=game_id, user=request.user)
@@ -273,6 +277,7 @@ def game_act(request, game_id: int):
 
 @login_required
 @require_POST
+@rate_limited("notify")
 def resign(request, game_id: int):
     game, seat = participant(request, game_id)
     try:

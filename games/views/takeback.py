@@ -53,6 +53,7 @@ def take_back(request, game_id: int):
 @login_required
 @require_POST
 @rate_limited("submit")
+@rate_limited("notify")
 def undo(request, game_id: int):
     """`answer`: request / grant / decline (the asker's decline withdraws it)."""
     game, seat = participant(request, game_id)

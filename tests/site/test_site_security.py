@@ -48,6 +48,7 @@ def production_env(**extra) -> dict:
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(64),
         ALLOWED_HOSTS="wec.example.org",
+        SITE_URL="https://wec.example.org",
         SECURE_SSL="1",
         DJANGO_SETTINGS_MODULE="wecsite.settings",
     )

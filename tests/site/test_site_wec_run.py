@@ -125,6 +125,11 @@ def test_wec_run_serves_on_the_embedded_services_and_stops_cleanly(var, tmp_path
         names = " ".join(" ".join(p.cmdline()) for p in started)
         for program in ("daphne", "worker", "beat", "redis-server", "postgres"):
             assert program in names, (program, names)
+        # The links in emails name the address the site listens on (SITE_URL
+        # unset: set by `./wec run` from HOST and PORT), in every process.
+        site_processes = [p for p in started if re.search(r"daphne|celery", " ".join(p.cmdline()))]
+        assert site_processes
+        assert {p.environ().get("SITE_URL") for p in site_processes} == {f"http://127.0.0.1:{port}"}
     finally:
         if proc.poll() is None:
             os.kill(proc.pid, stop)

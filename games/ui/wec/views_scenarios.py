@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.forms import NewGameForm
-from games.views.common import club_refused
+from games.views.common import challenged_player, club_refused
 from wecsite.ratelimit import rate_limited
 
 from . import NAME, OPTIONS, OPTIONS_PREFIX, board_editor
@@ -124,6 +124,8 @@ def _scenario_option_groups(doc: dict) -> list:
 @login_required
 @require_POST
 @rate_limited("challenge")
+@rate_limited("notify")
+@rate_limited("challenge_pair", key=challenged_player)
 def scenario_start(request):
     """A challenge, seek or AI game from a scenario, with the same choices as
     the new-game form (opponent, AI level and clock, colour, time per move or
