@@ -54,8 +54,9 @@ def test_the_default_is_the_manuals_open_record_and_leaves_the_options_as_they_w
     assert "(8,8)" in wec.history(game, "black")[0]
 
 
-@pytest.mark.parametrize("options", [{"competitive": True}, {"open_record": False},
-                                     {"competitive": True, "open_record": True}])
+@pytest.mark.parametrize(
+    "options", [{"competitive": True}, {"open_record": False}, {"competitive": True, "open_record": True}]
+)
 def test_a_closed_or_competitive_record_hides_the_unseen_move(options):
     game = _after_unseen_move(**options)
     assert censors(game, "black") and not censors(game, None)
@@ -127,6 +128,9 @@ def test_a_closed_friendly_record_is_the_competitive_one_and_an_open_one_the_ful
             assert censors(games["closed"], color) == censors(games["competitive"], color)
             assert wec.history(games["closed"], color) == wec.history(games["competitive"], color)
             assert wec.plain_history(games["closed"], color) == wec.plain_history(games["competitive"], color)
-            assert wec.view(games["closed"], color)["history"] == wec.view(games["competitive"], color)["history"]
+            assert (
+                wec.view(games["closed"], color)["history"]
+                == wec.view(games["competitive"], color)["history"]
+            )
             assert wec.history(games["open"], color) == wec.history(games["open"], None)
             assert wec.plain_history(games["open"], color) == wec.plain_history(games["open"], None)
