@@ -30,7 +30,11 @@ def _validated_options(
     competitive = game.competitive if competitive is None else bool(competitive)
     if open_record is None:
         open_record = bool((game.options or {}).get("open_record")) and not competitive
-    options = {**options, "competitive": competitive, **lifecycle.record_terms(game.engine, competitive, open_record)}
+    options = {
+        **options,
+        "competitive": competitive,
+        **lifecycle.record_terms(game.engine, competitive, open_record),
+    }
     try:
         engine.resolve_options(options)
     except ValueError as exc:
