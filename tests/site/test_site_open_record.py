@@ -199,3 +199,21 @@ def test_the_migration_closes_the_records_of_existing_games(client, alice, bob):
     # Run again, it changes nothing more.
     migration.close_records(apps, None)
     assert all(s.version == versions[s.color] + 1 for s in Seat.objects.filter(game=game))
+
+
+def test_a_friendly_marshal_game_stays_censored(alice, bob):
+    """Marshal and Spy has no open record: its engine censors every running
+    game, friendly or not, and the site never writes the term into it."""
+    from games.engines import get_engine
+
+    game = services.create_game(
+        creator=bob, opponent="user", username="alice", competitive=False, engine="marshal"
+    )
+    engine = get_engine("marshal")
+    state = selectors.load_state(game)
+    assert "open_record" not in game.options
+    assert (
+        engine.censors(state, "black") and engine.censors(state, "white") and not engine.censors(state, None)
+    )
+    # A stray term is dropped before it reaches the engine.
+    assert engine.resolve_options({"competitive": False, "open_record": True}) == engine.resolve_options({})
