@@ -54,6 +54,13 @@ class NewGameForm(forms.Form):
     # AI's own view (games.rules.wec.search), hard with the widest budget.
     AI_LEVELS = [("easy", _("Easy")), ("normal", _("Normal")), ("hard", _("Hard"))]
     kind = forms.ChoiceField(label=_("Kind of game"), choices=KINDS, initial="competitive", required=False)
+    # Off by default: a friendly game keeps the fog of war unless both agree
+    # (the challenged player sees the term before accepting; a seek's taker
+    # sees it in the lobby) - docs/rulings.md "Open record".
+    open_record = forms.BooleanField(
+        label=_("Open record: every hidden action shows in both records while the game runs (friendly games only)"),
+        required=False,
+    )
     ai_level = forms.ChoiceField(label=_("AI level"), choices=AI_LEVELS, initial="easy", required=False)
     ai_clock = forms.BooleanField(label=_("Give my game against the AI a clock"), required=False)
 
@@ -85,6 +92,8 @@ class NewGameForm(forms.Form):
         data = super().clean()
         if data.get("opponent") == "user" and not data.get("username", "").strip():
             self.add_error("username", _("Name the player you want to challenge."))
+        if data.get("open_record") and data.get("kind") != "friendly":
+            self.add_error("open_record", _("An open record is for friendly games only."))
         return data
 
     def game_kwargs(self) -> dict:
@@ -99,6 +108,7 @@ class NewGameForm(forms.Form):
             "days_per_move": data["days_per_move"],
             "as_challenge": True,
             "competitive": data["kind"] != "friendly",
+            "open_record": bool(data.get("open_record")),
             "engine": data.get("engine") or settings.WEC_ENGINE_NAME,
             "ai_level": data["ai_level"],
             "ai_clock": data["ai_clock"],

@@ -90,6 +90,10 @@ class GameUI(Protocol):
     # board_context gives the view's signature as ``seen_signature`` and the
     # signature members below are used.
     SINCE_LAST: bool
+    # The game has an open record that the players of a friendly game may
+    # agree on (the engine's `open_record` term: every hidden action shows in
+    # both records while the game runs); the site offers the term only then.
+    OPEN_RECORD: bool
 
     def board_params(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """The board partial's parameters (a selection...) from query or posted data."""

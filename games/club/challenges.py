@@ -19,11 +19,22 @@ from games.services.errors import GameNotActive, InvalidRequest
 from games.services.locks import locked, player_seat
 
 
-def _validated_options(game: Game, options: dict, competitive: bool | None = None) -> dict:
+def _validated_options(
+    game: Game, options: dict, competitive: bool | None = None, open_record: bool | None = None
+) -> dict:
     """The options as the engine accepts them (ValueError -> 400 naming the
-    option), for a competitive or friendly game (default: the game's kind)."""
+    option), for a competitive or friendly game (default: the game's kind),
+    with the record term (None: as now, closed once the game turns
+    competitive; an open record asked of a competitive game is a 400)."""
     engine = get_engine(game.engine)
-    options = {**options, "competitive": game.competitive if competitive is None else bool(competitive)}
+    competitive = game.competitive if competitive is None else bool(competitive)
+    if open_record is None:
+        open_record = bool((game.options or {}).get("open_record")) and not competitive
+    options = {
+        **options,
+        "competitive": competitive,
+        **lifecycle.record_terms(game.engine, competitive, open_record),
+    }
     try:
         engine.resolve_options(options)
     except ValueError as exc:
@@ -77,17 +88,19 @@ def propose_change(
     days_per_move,
     creator_color: str | None = None,
     competitive: bool | None = None,
+    open_record: bool | None = None,
 ) -> Game:
     """Either player proposes new terms for a challenge: the options, the time
-    per move, the challenger's colour ("black", "white" or "random") and
-    whether the game is competitive (rated) or friendly (None: as now).  The
+    per move, the challenger's colour ("black", "white" or "random"),
+    whether the game is competitive (rated) or friendly (None: as now) and,
+    for a friendly game, whether its record is open (None: as now).  The
     change waits for the other player's approval (answer_proposal)."""
     game, seats = locked(game_id, lock_seats=True)
     seat = player_seat(seats, user)
     if game.status != Game.Status.CHALLENGE:
         raise GameNotActive(_("The terms can only change before the game starts."))
     competitive = game.competitive if competitive is None else bool(competitive)
-    options = _validated_options(game, dict(options or {}), competitive)
+    options = _validated_options(game, dict(options or {}), competitive, open_record)
     days = lifecycle.resolve_days(days_per_move, "user")
     creator_seat = next(s for s in seats if s.user_id == game.created_by_id)
     if creator_color in (None, "", creator_seat.color):
@@ -130,6 +143,10 @@ def answer_proposal(*, game_id: int, user, approve: bool) -> Game:
         # Rated or friendly (a proposal made before this field existed keeps the kind).
         game.competitive = bool(proposal.get("competitive", game.competitive))
         game.options["competitive"] = game.competitive
+        # A proposal made before the record term existed never opens the record.
+        opened = bool(game.options.get("open_record")) and not game.competitive
+        game.options.pop("open_record", None)
+        game.options.update(lifecycle.record_terms(game.engine, game.competitive, opened))
         if proposal.get("swap"):
             # Swap the two players' colours (the seats' colours are unique).
             a, b = seats

@@ -65,6 +65,11 @@ class Engine(Protocol):
         """The record in the game's notation as `color` may read it, from line `start` on."""
         ...
 
+    def censors(self, state: State, /, color: str | None) -> bool:
+        """Whether `color`'s record leaves out what that side did not see (the
+        engine's one test: every record, sentence and export follows it)."""
+        ...
+
     def plain_history(self, state: State, /, color: str | None = None, start: int = 0) -> list[str]:
         """The record in words, line for line with `history` (a site package's
         `plain_words` puts each line into the reader's language)."""

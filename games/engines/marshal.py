@@ -42,7 +42,8 @@ from games.rules.marshal.options import resolve
 NAME = "marshal"
 
 #: Option keys the site adds to a game's options (not the engine's).
-SITE_OPTIONS = ("competitive",)
+#: Marshal and Spy has no open record: a stray ``open_record`` is dropped too.
+SITE_OPTIONS = ("competitive", "open_record")
 
 
 def engine_options(options: dict | None) -> dict:
@@ -98,6 +99,13 @@ def view(state, color: str, history: bool = True) -> dict:
     if not history:
         out.pop("history", None)
     return out
+
+
+def censors(state, color: str | None) -> bool:
+    """The engine censors every running game's record for a colour
+    (marshal-contract.md ``history``): friendly or not, there is no open
+    record in Marshal and Spy."""
+    return color is not None and rules.outcome(state) is None
 
 
 def history(state, color: str | None = None, start: int = 0) -> list[str]:

@@ -82,13 +82,17 @@ def board_key(game, seat) -> str:
 
 def history_mode(game) -> str:
     """Which record the page shows: the player's own ("live") while the game
-    runs, the complete one ("review") once it has ended."""
+    runs, both sides' whole one ("open") while it runs with an agreed open
+    record, the complete one ("review") once it has ended."""
     if selectors.is_review(game):
         return "review"
+    # A record that opens or closes changes its earlier lines: a page that
+    # holds the other kind gets the whole record again.
+    kind = "open" if selectors.record_open(game.options) else "live"
     # After a granted undo (friendly games) the record lost Turns and grew
     # others: a page from another epoch gets the whole record, never a tail.
     epoch = getattr(game, "history_epoch", 0)
-    return f"live-e{epoch}" if epoch else "live"
+    return f"{kind}-e{epoch}" if epoch else kind
 
 
 def parse_history_header(value: str | None) -> tuple[str, int, int] | None:
@@ -96,7 +100,7 @@ def parse_history_header(value: str | None) -> tuple[str, int, int] | None:
     if not value:
         return None
     parts = value.split(":")
-    if len(parts) != 3 or not (parts[0] in ("live", "review") or parts[0].startswith("live-e")):
+    if len(parts) != 3 or not (parts[0] in ("live", "open", "review") or parts[0].startswith(("live-e", "open-e"))):
         return None
     try:
         plain, notation = int(parts[1]), int(parts[2])
@@ -147,6 +151,7 @@ def history_fragment(request, game, seat, history: dict) -> str:
         "history": history,
         "history_mode": mode,
         "review": selectors.is_review(game),
+        "record_open": selectors.record_open(game.options),
         "oob": True,
         "notation_label": get_ui(game.engine).NOTATION_LABEL,
     }

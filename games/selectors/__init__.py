@@ -11,7 +11,16 @@ reads as before.  The club's and the vacation's own reads live with them
 
 from .clocks import Clock, due_seat_ids, game_clocks
 from .games import engine_name, game_from_rows, get_game, seat_by_color, seat_for, with_seats
-from .history import RecordLines, history_lines, is_review, replay_frames, seat_board_basics, view_digest
+from .history import (
+    RecordLines,
+    history_lines,
+    is_review,
+    record_censored,
+    record_open,
+    replay_frames,
+    seat_board_basics,
+    view_digest,
+)
 from .lists import open_seeks, scenarios_for, user_games
 from .notifications import unread_notification_count, user_notifications
 from .state import legal_actions, load_state
@@ -25,6 +34,8 @@ __all__ = [
     "game_from_rows",
     "get_game",
     "history_lines",
+    "record_censored",
+    "record_open",
     "is_review",
     "legal_actions",
     "load_state",

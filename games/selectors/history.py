@@ -97,6 +97,21 @@ class RecordLines(Sequence):
         return f"<RecordLines {len(self)}>"
 
 
+def record_open(options: dict | None) -> bool:
+    """Whether a game's terms open its record (both players agreed, in a
+    friendly game): the term as the challenge and the game page show it.
+    What a record holds is the engine's own test (`record_censored`)."""
+    options = options or {}
+    return bool(options.get("open_record")) and not options.get("competitive", True)
+
+
+def record_censored(game: Game, state, color: str) -> bool:
+    """Whether `color`'s record leaves out what that side did not see: the
+    engine's one test (`censors`), which every "as you saw it" sentence, the
+    record's heading and the export's header follow."""
+    return bool(get_engine(game.engine).censors(state, color))
+
+
 def history_lines(game: Game, state, color: str) -> dict:
     """The record of the game for the player `color`: `notation` and `plain`
     (one line per Turn each, RecordLines made on demand).  While the game
@@ -128,6 +143,7 @@ def seat_board_basics(game: Game, seat: Seat, state, view: dict, my_turn: bool, 
         "view": view,
         "my_turn": my_turn,
         "history": history,
+        "record_open": record_open(game.options),
         "review": review,
         "board_url": urlmemo.url("game_board", game.pk),
         "act_url": urlmemo.url("game_act", game.pk),

@@ -59,6 +59,8 @@ def open_seeks(user=None):
         game.seeker = taken.user
         game.seeker_color = taken.color
         game.is_mine = user is not None and user.is_authenticated and taken.user_id == user.pk
+        # The taker accepts the seek's terms: an open record is one of them.
+        game.record_open = bool((game.options or {}).get("open_record")) and not game.competitive
         seeks.append(game)
     return seeks
 

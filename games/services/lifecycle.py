@@ -150,6 +150,22 @@ def _resolve_cap(days, bank_days: int) -> int | None:
     return days
 
 
+def record_terms(engine: str, competitive: bool, open_record) -> dict:
+    """The record term of a game's options: ``{"open_record": bool}`` for a
+    game whose package has an open record (False unless agreed), nothing for
+    one that has none.  An open record asked of a competitive game, or of a
+    game without one, is refused (400) rather than dropped."""
+    if isinstance(open_record, str) or not isinstance(open_record, (bool, type(None))):
+        raise InvalidRequest(_("Choose whether the record is open."))
+    if open_record and competitive:
+        raise InvalidRequest(_("An open record is for friendly games only."))
+    if not get_ui(engine).OPEN_RECORD:
+        if open_record:
+            raise InvalidRequest(_("This game has no open record."))
+        return {}
+    return {"open_record": bool(open_record)}
+
+
 @transaction.atomic
 def create_game(
     *,
@@ -162,6 +178,7 @@ def create_game(
     days_per_move=_DEFAULT,
     as_challenge: bool = False,
     competitive: bool = True,
+    open_record: bool = False,
     increment_hours: int | None = None,
     bank_cap_days: int | None = None,
     ai_level: str = "easy",
@@ -177,7 +194,10 @@ def create_game(
 
     `as_challenge` (the lobby's direct challenges): the named player must
     accept first (status CHALLENGE, no clock running until then; see
-    games.club.challenges).  `competitive` False makes a friendly game.  Against
+    games.club.challenges).  `competitive` False makes a friendly game;
+    `open_record` (friendly games of a game that has one only, else a 400)
+    is the term both players agreed to: every hidden action shows in both
+    records while the game runs.  Against
     the AI (also when it is named as the user) there is no clock unless
     `ai_clock`; `ai_level` is stored for the AI task.  `engine` names the game
     (games.registry.UI_REGISTRY; default WEC_ENGINE_NAME)."""
@@ -217,6 +237,11 @@ def create_game(
     # A friendly game (competitive=False) keeps the engine's undo.
     competitive = bool(competitive)
     options["competitive"] = competitive
+    # Friendly means unrated, options changeable by agreement and take-backs
+    # allowed, nothing more: the record stays censored like a competitive
+    # game's unless both players agreed to the open record (docs/rulings.md,
+    # "Open record").  The game's rules engine reads the term.
+    options.update(record_terms(engine, competitive, open_record))
     if scenario is not None:
         scenario = {**scenario, "options": dict(options)}
     if opponent == "open":

@@ -41,6 +41,11 @@ def _challenge_context(request, game, seat, proposal_form=None) -> dict:
             # Only shown when the proposal changes the kind of game.
             "competitive": proposal.get("competitive", game.competitive),
             "kind_changes": proposal.get("competitive", game.competitive) != game.competitive,
+            # Only shown when the proposal opens or closes the record.
+            "open_record": selectors.record_open(proposal.get("options") or {}),
+            "record_changes": (
+                selectors.record_open(proposal.get("options") or {}) != selectors.record_open(game.options)
+            ),
             "mine": proposal.get("by") == seat.color,
         }
     if proposal_form is None:
@@ -51,6 +56,8 @@ def _challenge_context(request, game, seat, proposal_form=None) -> dict:
         "opponent": other.user,
         "incoming": game.created_by_id != request.user.pk,
         "creator_color": creator_seat.color,
+        "open_record": selectors.record_open(game.options),
+        "offers_open_record": get_ui(game.engine).OPEN_RECORD,
         "option_rows": game_options.describe(game.options or {}),
         "proposal": proposal_rows,
         "option_groups": game_options.grouped_fields(proposal_form),
@@ -113,9 +120,12 @@ def challenge_propose(request, game_id: int):
         context["clock_form"] = clock
         return render(request, "games/challenge.html", context, status=400)
     kind = request.POST.get("kind", "")
+    record = request.POST.get("open_record", "")
     try:
         if kind not in ("", "competitive", "friendly"):
             raise services.InvalidRequest(_kind_error())
+        if record not in ("", "open", "closed"):
+            raise services.InvalidRequest(_record_error())
         challenges.propose_change(
             game_id=game_id,
             user=request.user,
@@ -123,6 +133,7 @@ def challenge_propose(request, game_id: int):
             days_per_move=clock.cleaned_data.get("days_per_move"),
             creator_color=request.POST.get("creator_color") or None,
             competitive=None if not kind else kind == "competitive",
+            open_record=None if not record else record == "open",
         )
     except services.GameError as exc:
         return club_refused(request, exc, game_id)
@@ -131,6 +142,10 @@ def challenge_propose(request, game_id: int):
 
 def _kind_error() -> str:
     return _("Choose a competitive or a friendly game.")
+
+
+def _record_error() -> str:
+    return _("Choose an open or a closed record.")
 
 
 @login_required
@@ -308,7 +323,10 @@ def export_record(request, game_id: int):
         ("Reason", (game.result or {}).get("reason", "")),
     ]
     if game.status != Game.Status.FINISHED:
-        header.append(("Record", f"as {color} saw it"))
+        # True of the lines below: the engine's test says whether they hide
+        # what this side did not see (an agreed open record does not).
+        censored = selectors.record_censored(game, state, color)
+        header.append(("Record", f"as {color} saw it" if censored else "open: every action of both sides"))
     text = "".join(f'[{key} "{_header_value(value)}"]\n' for key, value in header) + "\n"
     ui = get_ui(game.engine)
     if ui.RECORD_NUMBERED:  # the notation numbers its own lines

@@ -140,6 +140,7 @@ def game_detail(request, game_id: int):
     context = _review_at(request, game, seat, ui.board_context(request, game, seat, **ui.board_params(request.GET)))
     context["ws_path"] = f"/ws/games/{game.pk}/"
     context["history_mode"] = board_page.history_mode(game)
+    context["record_open"] = selectors.record_open(game.options)
     context["chat_messages"] = club_selectors.chat_messages(game, request.user) or []
     # Rendered into this page only (never into the cached board partial).
     context["since_last"] = board_page.since_last(game, seat, context.get("seen_signature"))

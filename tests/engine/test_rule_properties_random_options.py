@@ -69,6 +69,9 @@ def option_sets(draw) -> dict:
         "doze_enemies": draw(st.booleans()),
         "transport_ground_to_ground_only": draw(st.booleans()),
         "transport_from_carrier": draw(st.booleans()),
+        # Record terms change no rule: drawn so that no rule depends on them.
+        "competitive": draw(st.booleans()),
+        "open_record": draw(st.booleans()),
     }
     for rate in ("stunner_rate", "flamer_rate", "conversion_rate", "rocket_rate", "sam_rate", "torpedo_rate"):
         opts[rate] = draw(st.integers(1, 4))

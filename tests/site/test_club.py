@@ -33,7 +33,7 @@ def _challenge(client, alice, **extra) -> Game:
 def test_challenge_waits_for_an_answer_and_the_clock_starts_at_accept(client, alice, bob):
     game = _challenge(client, alice, **options_post(tank_range=8, black_government="democracy"))
     assert game.status == Game.Status.CHALLENGE
-    assert game.options == {"tank_range": 8, "black_government": "democracy", "competitive": True}
+    assert game.options == {"tank_range": 8, "black_government": "democracy", "competitive": True, "open_record": False}
     assert not Seat.objects.filter(game=game, deadline__isnull=False).exists()
     assert Notification.objects.filter(user=bob, game=game, kind="challenge").exists()
     # The game page of a challenge is the challenge page, with the terms in plain words.
@@ -88,7 +88,7 @@ def test_a_proposed_change_needs_the_other_players_approval(client, alice, bob):
     response = client.post(reverse("challenge_propose", args=[game.pk]), data)
     assert response.status_code == 302
     game.refresh_from_db()
-    assert game.proposal["by"] == "white" and game.options == {"competitive": True}
+    assert game.proposal["by"] == "white" and game.options == {"competitive": True, "open_record": False}
     # While a change waits, the challenge cannot be accepted; the proposer cannot approve it.
     assert client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "accept"}).status_code == 409
     assert client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "approve"}).status_code == 400
@@ -98,7 +98,7 @@ def test_a_proposed_change_needs_the_other_players_approval(client, alice, bob):
     assert client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "approve"}).status_code == 302
     game.refresh_from_db()
     assert game.proposal is None and game.days_per_move == 7
-    assert game.options == {"xxx_boxes": "none", "flamer_rate": 6, "competitive": True}
+    assert game.options == {"xxx_boxes": "none", "flamer_rate": 6, "competitive": True, "open_record": False}
     assert Seat.objects.get(game=game, color="white").user_id == alice.pk  # colours swapped
     assert Snapshot.objects.get(game=game, seq=0).state["options"]["xxx_boxes"] == "none"
     # A rejected change leaves the terms as they were.
@@ -119,14 +119,14 @@ def test_competitive_or_friendly_is_a_change_the_other_player_approves(client, a
     game.refresh_from_db()
     assert game.proposal["competitive"] is False and game.proposal["options"]["competitive"] is False
     # Nothing changes before the approval; the proposer cannot approve it.
-    assert game.competitive is True and game.options == {"competitive": True}
+    assert game.competitive is True and game.options == {"competitive": True, "open_record": False}
     assert client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "approve"}).status_code == 400
     client.force_login(alice)
     html = client.get(reverse("challenge_detail", args=[game.pk])).content.decode()
     assert 'id="proposal-kind"' in html and "Friendly (unrated)" in html
     assert client.post(reverse("challenge_answer", args=[game.pk]), {"answer": "approve"}).status_code == 302
     game.refresh_from_db()
-    assert game.competitive is False and game.options == {"flamer_rate": 6, "competitive": False}
+    assert game.competitive is False and game.options == {"flamer_rate": 6, "competitive": False, "open_record": False}
     assert Snapshot.objects.get(game=game, seq=0).state["options"]["competitive"] is False
     # And back to competitive, rejected this time: it stays friendly.
     data = {"days_per_move": "3", "kind": "competitive", **options_post()}

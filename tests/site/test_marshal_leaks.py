@@ -176,7 +176,9 @@ async def drain(comm) -> list:
     return frames
 
 
-async def run_world(world: int, client, clock: Clock, queued: list[int], observer: str = "black") -> dict:
+async def run_world(
+    world: int, client, clock: Clock, queued: list[int], observer: str = "black", competitive: bool = True
+) -> dict:
     @database_sync_to_async
     def setup():
         from django.contrib.auth import get_user_model
@@ -189,7 +191,7 @@ async def run_world(world: int, client, clock: Clock, queued: list[int], observe
         bob = User.objects.create_user("bob", "bob@example.com", "pw-Wec-12345", email_on_turn=True)
         game = services.create_game(
             creator=bob, opponent="user", username="alice", color="white", scenario=scenario(world, observer),
-            days_per_move=3, engine="marshal",
+            days_per_move=3, engine="marshal", competitive=competitive,
         )
         watcher = alice if observer == "black" else bob
         client.force_login(watcher)
@@ -240,7 +242,11 @@ async def run_world(world: int, client, clock: Clock, queued: list[int], observe
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("observer", ["black", "white"])
-async def test_two_marshal_worlds_differing_in_unrevealed_types_look_alike(client, monkeypatch, settings, observer):
+@pytest.mark.parametrize("competitive", [True, False], ids=["competitive", "friendly"])
+async def test_two_marshal_worlds_differing_in_unrevealed_types_look_alike(
+    client, monkeypatch, settings, observer, competitive
+):
+    """Competitive or friendly: Marshal and Spy has no open record."""
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     # Emails link to a fixed address (else the site remembers the first
     # request's origin per process, and the second world's Redis prefix has none).
@@ -250,10 +256,10 @@ async def test_two_marshal_worlds_differing_in_unrevealed_types_look_alike(clien
     queued: list[int] = []
     monkeypatch.setattr(events, "_enqueue_email", queued.append)
     prefix = settings.WEC_REDIS_PREFIX
-    settings.WEC_REDIS_PREFIX = f"{prefix}-m1"
-    a = await run_world(1, client, clock, queued, observer)
-    settings.WEC_REDIS_PREFIX = f"{prefix}-m2"
-    b = await run_world(2, client, clock, queued, observer)
+    settings.WEC_REDIS_PREFIX = f"{prefix}-m1-{competitive}"
+    a = await run_world(1, client, clock, queued, observer, competitive)
+    settings.WEC_REDIS_PREFIX = f"{prefix}-m2-{competitive}"
+    b = await run_world(2, client, clock, queued, observer, competitive)
 
     assert len(a["moments"]) == len(b["moments"]) == len(TIMELINE) + 1
     assert a["moments"][-1]["truth"] != b["moments"][-1]["truth"]  # the worlds really differ

@@ -49,11 +49,10 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 START = datetime(2031, 3, 4, 5, 6, 7, tzinfo=UTC)
 
-# A friendly game: White takes actions back.  A friendly game's
-# record is not censored (each side reads the other's whole Turn once it
-# ends), so the worlds differ only in actions taken back: world B's unseen
-# Fire, taken back (unseen too), and each world's own unseen Sub Move, taken
-# back before the same Sub Move in both.  Both also take back a seen King
+# A friendly game: White takes actions back.  The worlds differ only in
+# actions taken back: world B's unseen Fire, taken back (unseen too), and
+# each world's own unseen Sub Move, taken back before the same Sub Move in
+# both.  Both also take back a seen King
 # Move (Black sees the King step back: the same in both worlds).
 TAKE_BACK = {"type": "take_back"}  # not an action: the test calls games.services.takeback
 TIMELINE_TAKE_BACK = [
@@ -296,7 +295,12 @@ async def run_world(
 
 
 @pytest.mark.asyncio
-async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(client, monkeypatch, settings):
+@pytest.mark.parametrize("competitive", [True, False], ids=["competitive", "friendly"])
+async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(
+    client, monkeypatch, settings, competitive
+):
+    """A friendly game keeps its secrets exactly as a competitive one: its
+    record is closed unless both players agreed to open it."""
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     # Emails link to a fixed address: otherwise the site remembers the first
     # request's origin once per process, and world B's Redis prefix has none
@@ -314,10 +318,10 @@ async def test_two_worlds_differing_only_in_unseen_actions_look_alike_to_black(c
     # A Redis prefix per world: otherwise world B would be served world A's
     # cached boards (same game id, colour and version) and compare nothing.
     prefix = settings.WEC_REDIS_PREFIX
-    settings.WEC_REDIS_PREFIX = f"{prefix}-world1"
-    a = await run_world(1, client, clock, queued)
-    settings.WEC_REDIS_PREFIX = f"{prefix}-world2"
-    b = await run_world(2, client, clock, queued)
+    settings.WEC_REDIS_PREFIX = f"{prefix}-world1-{competitive}"
+    a = await run_world(1, client, clock, queued, competitive=competitive)
+    settings.WEC_REDIS_PREFIX = f"{prefix}-world2-{competitive}"
+    b = await run_world(2, client, clock, queued, competitive=competitive)
 
     assert len(a["moments"]) == len(b["moments"]) == len(TIMELINE) + 1
     # The worlds differ (two more actions in B), and the engine shows Black the same.

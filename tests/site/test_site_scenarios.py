@@ -90,7 +90,7 @@ def test_a_scenario_starts_an_ai_game_with_level_and_clock(client, alice, monkey
     game = Game.objects.get()
     assert response.status_code == 302 and game.status == "active"
     assert (game.ai_level, game.days_per_move, game.competitive) == ("hard", 2, False)
-    assert game.options == {"sam_rate": 6, "competitive": False}
+    assert game.options == {"sam_rate": 6, "competitive": False, "open_record": False}
     start = Snapshot.objects.get(game=game, seq=0).state
     assert start["options"]["sam_rate"] == 6 and start["options"]["competitive"] is False
     assert len(start["pieces"]) == 4
@@ -123,11 +123,11 @@ def test_options_posted_replace_the_scenarios_own(client, alice, bob):
     base = {"source": f"id:{scenario.pk}", "opponent": "user", "username": "bob", "color": "black"}
     # Without option fields the scenario's own options hold...
     client.post(reverse("scenario_start"), base)
-    assert Game.objects.latest("pk").options == {"seen_when_firing": False, "competitive": True}
+    assert Game.objects.latest("pk").options == {"seen_when_firing": False, "competitive": True, "open_record": False}
     # ...with them, what was posted (here the standard value again).
     client.post(reverse("scenario_start"), {**base, **options_post()})
     game = Game.objects.latest("pk")
-    assert game.options == {"competitive": True}
+    assert game.options == {"competitive": True, "open_record": False}
     assert Snapshot.objects.get(game=game, seq=0).state["options"]["seen_when_firing"] is True
 
 

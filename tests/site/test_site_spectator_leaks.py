@@ -48,11 +48,11 @@ def _spectator_pages(client, game_id: int) -> dict:
     return out
 
 
-def _play(scenario, timeline, world: int, client, users) -> list:
+def _play(scenario, timeline, world: int, client, users, competitive: bool = True) -> list:
     black_user, white_user = users
     game = services.create_game(
         creator=white_user, opponent="user", username=black_user.username, color="white", scenario=scenario,
-        days_per_move=None,
+        days_per_move=None, competitive=competitive,
     )
     by_color = {"black": black_user, "white": white_user}
     seen = [_spectator_pages(client, game.pk)]
@@ -66,13 +66,14 @@ def _play(scenario, timeline, world: int, client, users) -> list:
 
 @pytest.mark.parametrize("mirrored", [False, True], ids=["white-hides", "black-hides"])
 @pytest.mark.parametrize("signed_in", [False, True], ids=["anonymous", "signed-in"])
-def test_two_worlds_look_alike_to_a_spectator(client, make_user, mirrored, signed_in):
+@pytest.mark.parametrize("competitive", [True, False], ids=["competitive", "friendly"])
+def test_two_worlds_look_alike_to_a_spectator(client, make_user, mirrored, signed_in, competitive):
     users = (make_user("blackplayer"), make_user("whiteplayer"))
     if signed_in:
         client.force_login(make_user("watcher"))
     scenario, timeline = (MIRRORED, MIRRORED_TIMELINE) if mirrored else (SCENARIO, TIMELINE)
-    a = _play(scenario, timeline, 1, client, users)
-    b = _play(scenario, timeline, 2, client, users)
+    a = _play(scenario, timeline, 1, client, users, competitive)
+    b = _play(scenario, timeline, 2, client, users, competitive)
     assert len(a) == len(b)
     for moment, (pa, pb) in enumerate(zip(a, b, strict=True)):
         assert pa == pb, f"moment {moment} differs for a spectator"

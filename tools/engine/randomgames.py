@@ -30,7 +30,7 @@ from games.rules.wec import (
     view,
 )
 from games.rules.wec.constants import COEXIST, HANDED, NATIVE_LEVELS
-from games.rules.wec.options import SPEC
+from games.rules.wec.options import SPEC, TERMS
 
 _ARTICLES = ["flamer", "stunner", "conversion", "rocket_launcher", "sam_launcher", "torpedo_launcher", "stealth",
              "anti_flamer", "anti_stunner", "anti_conversion", "anti_rocket", "anti_sam", "anti_torpedo",
@@ -42,18 +42,28 @@ _GROUND_TYPES = ["queen", "tank", "dozer", "destroyer", "aaa", "cleric", "rocket
 
 def option_values(name: str) -> list[Any]:
     """Every value the option ``name`` may take."""
-    allowed = SPEC[name][1]
+    allowed = (SPEC[name] if name in SPEC else TERMS[name])[1]
     if allowed is bool:
         return [False, True]
     return list(allowed)
 
 
-def random_options(rng: random.Random, pinned: dict[str, Any] | None = None) -> dict[str, Any]:
+def random_options(
+    rng: random.Random, pinned: dict[str, Any] | None = None, terms: bool = False
+) -> dict[str, Any]:
     """A random valid option set: every option drawn from all its values
     (those in ``pinned`` kept), then the one combination rule of
-    ``options.resolve`` honoured by changing an option that is not pinned."""
+    ``options.resolve`` honoured by changing an option that is not pinned.
+    A game term (``options.TERMS``) is drawn only when ``terms`` is set
+    (else only a pinned one is kept): the seeded games of the identity hash
+    draw the manual's options alone, as they always have."""
     pinned = pinned or {}
     opts = {name: pinned[name] if name in pinned else rng.choice(option_values(name)) for name in SPEC}
+    for name in TERMS:
+        if name in pinned:
+            opts[name] = pinned[name]
+        elif terms:
+            opts[name] = rng.choice(option_values(name))
     if opts["sub_jet_combat"] and (opts["movement"] == "weaponized" or opts["action_restriction"] != "move_only"):
         if "sub_jet_combat" not in pinned and (pinned.keys() & {"movement", "action_restriction"}
                                                or rng.random() < 0.5):

@@ -40,7 +40,7 @@ from .actions import (
 from .ai import choose_action as choose_action
 from .constants import ARTICLE_TYPES, GOVERNMENTS, HANDED, LEVEL_INDEX, LEVELS, PIECE_TYPES, SIZE
 from .moves import Knowledge, piece_candidates
-from .notation import history
+from .notation import censors, history
 from .options import DEFAULTS as DEFAULT_OPTIONS
 from .options import resolve as resolve_options
 from .plain import plain_history
@@ -61,6 +61,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "apply",
+    "censors",
     "change_options",
     "dump_scenario",
     "history",

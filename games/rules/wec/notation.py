@@ -13,7 +13,8 @@ which of two alike Pieces sharing a place acted. ``SQ:`` gives the order the
 actions were taken in when it is not the one a reader tries first. The full
 grammar is in docs/notation.md, and every choice made where the manual is
 unclear in docs/rulings.md ("Notation"). Censoring for a running competitive
-game follows l. 340-347 and 1714.
+game follows l. 340-347 and 1714; a running game whose record is not open
+(the ``open_record`` term) is censored the same way (:func:`censors`).
 
 :func:`turn_text` writes a Turn from its log entries and :func:`history` lists
 a game's Turns. This module sits low in the engine's layering (it needs only
@@ -28,6 +29,7 @@ import re
 from typing import Any
 
 from .constants import ARTICLE_CODES, LEVEL_INDEX, PIECE_CODES
+from .options import value as option_value
 from .state import Game
 
 _LEVEL_MARK = {0: "", 1: "^", 2: "v"}
@@ -276,15 +278,21 @@ def turn_text(entries: list[dict[str, Any]], censored: bool | str = False, restr
 
 
 def censors(game: Game, color: str | None) -> bool:
-    return color is not None and game.options["competitive"] and not game.result
+    """Whether ``color``'s record leaves out what that side did not see: the
+    one test every censored text of the engine goes through.  A colour is
+    given, the game runs, and it is competitive or its record is not open
+    (the ``open_record`` term, docs/rulings.md "Open record")."""
+    if color is None or game.result:
+        return False
+    return bool(game.options["competitive"] or not option_value(game.options, "open_record"))
 
 
 def history(game: Game, color: str | None = None, start: int = 0) -> list[str]:
     """One notation string per finished Turn (and, once the game has ended,
     the Turn it ended in).
 
-    For ``color`` in a running competitive game, enemy activity that color did
-    not see is edited out; once the game has ended everything is shown.
+    For ``color`` in a running game that :func:`censors`, enemy activity that
+    color did not see is edited out; once the game has ended everything is shown.
     ``start`` > 0 gives only the lines from the ``start``-th on (the same as
     slicing the whole list, reading only those Turns' records): line n is
     the record of Turn n + 1, so a caller that keeps the lines it has asks

@@ -5,7 +5,8 @@ name, a bad value or an impossible combination raises ``ValueError`` naming it.
 
 Manual: the pre-game options l. 316-330 and their standard values
 l. 752-775 (Standard Chess l. 1108, Chess of Mass Destruction l. 1328);
-competitive play l. 338-347.
+competitive play l. 338-347.  Game terms outside the manual's list
+(``TERMS``: ``open_record``) are kept only when given.
 """
 
 from __future__ import annotations
@@ -74,11 +75,31 @@ SPEC: dict[str, tuple[Any, Any]] = {
 }
 
 DEFAULTS: dict[str, Any] = {name: spec[0] for name, spec in SPEC.items()}
-OPTION_NAMES = tuple(SPEC)
+
+# Game terms the manual does not list among its options.  ``open_record``:
+# whether a non-competitive game shows every hidden action in both records
+# while it runs.  The manual's program does (both sides share one screen,
+# l. 338-347), so that is the default; a site where the two sides play from
+# two homes sets it False unless both agreed (docs/rulings.md, "Open
+# record").  A term is in a game's option dict only when it was given, so
+# every game the manual describes (its view, documents and identity hash)
+# stays as it was.
+TERMS: dict[str, tuple[Any, Any]] = {
+    "open_record": (True, bool),
+}
+OPTION_NAMES = tuple(SPEC) + tuple(TERMS)
+_ALLOWED: dict[str, Any] = {name: spec[1] for name, spec in (*SPEC.items(), *TERMS.items())}
+
+
+def value(options: dict[str, Any], name: str) -> Any:
+    """An option's value in a resolved option dict, a term's default included."""
+    if name in TERMS:
+        return options.get(name, TERMS[name][0])
+    return options[name]
 
 
 def _check(name: str, value: Any) -> None:
-    allowed = SPEC[name][1]
+    allowed = _ALLOWED[name]
     if allowed is bool:
         if not isinstance(value, bool):
             raise ValueError(f"option {name!r} must be true or false, not {value!r}")
@@ -103,7 +124,7 @@ def resolve(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     if not isinstance(overrides, dict):
         raise ValueError(f"options must be a mapping of option names to values, not {type(overrides).__name__}")
     for name in overrides:
-        if name not in SPEC:
+        if name not in _ALLOWED:
             raise ValueError(f"unknown option {name!r}")
     opts = dict(DEFAULTS)
     opts.update(overrides)

@@ -98,8 +98,9 @@ def change_options(game: Game, overrides: dict[str, Any]) -> Game:
     """The game with options changed, where the rules allow it.
 
     A non-competitive game may change any option before its first action
-    (they are pre-game options) and may turn competitive at any time; a
-    competitive game's options are fixed. Raises :class:`IllegalAction`
+    (they are pre-game options) and may turn competitive, or open or close
+    its record (``open_record``), at any time; a competitive game's options
+    are fixed. Raises :class:`IllegalAction`
     (bad names or values included) and changes nothing.
     """
     if not isinstance(overrides, dict):
@@ -107,8 +108,11 @@ def change_options(game: Game, overrides: dict[str, Any]) -> Game:
     if game.options["competitive"]:
         raise IllegalAction("a competitive game's options are fixed")
     started = bool(game.log or game.turn_log)
-    if started and set(overrides) - {"competitive"}:
-        raise IllegalAction("options can only change before the first action; a game may still turn competitive")
+    if started and set(overrides) - {"competitive", "open_record"}:
+        raise IllegalAction(
+            "options can only change before the first action; a game may still turn competitive "
+            "or open or close its record"
+        )
     if "competitive" in overrides and overrides["competitive"] is False and len(overrides) == 1:
         return game
     try:

@@ -50,6 +50,8 @@ NAV_LINKS = ()  # no pages of its own in the site's menu
 # No "changed since you last looked" highlight: the signature members below
 # are never called (GameUI.SINCE_LAST).
 SINCE_LAST = False
+# No open record: the engine censors every running game (friendly ones too).
+OPEN_RECORD = False
 
 
 def engine_options(options: dict) -> dict:

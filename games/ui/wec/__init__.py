@@ -40,6 +40,8 @@ RECORD_NUMBERED = False  # the export numbers the notation's lines
 # The board highlights what changed since the player last looked
 # (games/pages/board.py since_last; games/partials/since_last.html).
 SINCE_LAST = True
+# Friendly games may agree on an open record (the engine's `open_record`).
+OPEN_RECORD = True
 OPTIONS_PREFIX = "opt_"
 #: Wec's own pages in the site's menu (games/ui/wec/urls.py).
 NAV_LINKS = ((_("Board editor"), "scenario_editor"), (_("Sandbox"), "sandbox"))
@@ -51,6 +53,7 @@ __all__ = [
     "NAME",
     "NOTATION_LABEL",
     "OPTIONS",
+    "OPEN_RECORD",
     "OPTIONS_PREFIX",
     "NAV_LINKS",
     "RECORD_NUMBERED",

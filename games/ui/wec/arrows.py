@@ -100,7 +100,7 @@ def _enemy_line(game: Game, color: str, notation: list[str]) -> str | None:
 def for_player(game: Game, color: str, state, notation: list[str]) -> dict:
     """{"arrows": [Arrow], "enemy": [text], "own": [text]} for the live board
     (nothing once the game is over: the review has its own boards)."""
-    empty = {"arrows": [], "enemy": [], "own": []}
+    empty = {"arrows": [], "enemy": [], "own": [], "censored": True}
     if game.status != Game.Status.ACTIVE:
         return empty
     enemy: list[Arrow] = []
@@ -117,4 +117,7 @@ def for_player(game: Game, color: str, state, notation: list[str]) -> dict:
         "arrows": enemy + own,
         "enemy": [a.text for a in enemy],
         "own": [a.text for a in own],
+        # The words say "as you saw it" only when it is true: the record
+        # the arrows come from hides what this side did not see.
+        "censored": rules.censors(state, color),
     }

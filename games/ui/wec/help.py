@@ -172,7 +172,8 @@ def action_entries() -> list[dict]:
 
 OPTIONS = [
     ("movement", _("How pieces move: Weaponized (the Wec paths), Standard Chess, or Chess of Mass Destruction.")),
-    ("competitive", _("A competitive game keeps the record censored for each side while it runs and allows no take-backs. In a friendly game you may take back actions of your Turn before ending it, and ask your opponent to undo your last Turn.")),
+    ("competitive", _("A competitive game is rated and allows no take-backs. A friendly game is unrated, its options may change by agreement, and you may take back actions of your Turn before ending it and ask your opponent to undo your last Turn. In both, each side's record hides what that side did not see while the game runs.")),
+    ("open_record", _("Friendly games only, off unless both players agree: every hidden action shows in both records while the game runs, as when both sides share one screen.")),
     ("black_government / white_government", _("Monarchy, dictatorship, theocracy or democracy: which primary and secondary pieces a side has.")),
     ("tank_range, cleric_range, queen_*_range", _("How far Tanks, Clerics and the secondary piece travel (6, 7 or 8).")),
     ("reinforcements, weapon_articles, xxx_boxes", _("Whether reinforcements, loose weapon Articles and XXX boxes are in the game.")),
