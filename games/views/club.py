@@ -75,6 +75,7 @@ def challenge_detail(request, game_id: int):
 @rate_limited("challenge")
 def challenge_answer(request, game_id: int):
     """accept / decline the challenge, approve / reject a proposed change."""
+    participant(request, game_id)
     answer = request.POST.get("answer", "")
     try:
         if answer == "accept":
@@ -135,6 +136,7 @@ def _kind_error() -> str:
 @require_POST
 def draw(request, game_id: int):
     """offer / accept / decline a draw."""
+    participant(request, game_id)
     answer = request.POST.get("answer", "")
     try:
         if answer == "offer":
@@ -174,6 +176,7 @@ def chat(request, game_id: int):
 @require_POST
 @rate_limited("submit")
 def chat_post(request, game_id: int):
+    participant(request, game_id)
     what = request.POST.get("what", "post")
     try:
         if what == "post":

@@ -24,7 +24,7 @@ from games.registry import UI_REGISTRY, get_ui
 from games.registry import choices as game_choices
 from wecsite.ratelimit import rate_limited
 
-from .common import participant, refused
+from .common import participant, refused, seek_taker
 
 logger = logging.getLogger(__name__)
 
@@ -104,6 +104,7 @@ def new_game(request):
 @require_POST
 @rate_limited("challenge")
 def accept_seek(request, game_id: int):
+    seek_taker(request, game_id)
     try:
         services.accept_seek(game_id=game_id, user=request.user)
     except Game.DoesNotExist:
@@ -116,6 +117,7 @@ def accept_seek(request, game_id: int):
 @login_required
 @require_POST
 def cancel_seek(request, game_id: int):
+    participant(request, game_id)
     try:
         services.cancel_seek(game_id=game_id, user=request.user)
     except Game.DoesNotExist:
