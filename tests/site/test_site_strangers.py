@@ -113,3 +113,11 @@ def test_the_players_still_get_their_answers(alice, bob, challenge, running):
     assert Notification.objects.filter(user=alice, kind=Notification.Kind.DRAW_OFFER).count() == 1
     response = _client(bob).post(f"/games/{challenge.pk}/challenge/answer/", {"answer": "accept"})
     assert response.status_code == 302 and Game.objects.get(pk=challenge.pk).status == Game.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_withdrawing_someone_elses_challenge_or_seek_is_a_missing_game(alice, carol, challenge):
+    seek = services.create_game(creator=alice, opponent="open", color="black")
+    for game in (challenge, seek):
+        _same_as_missing(_client(carol), "/games/{}/cancel/", game.pk)
+    assert Game.objects.get(pk=seek.pk).status == Game.Status.OPEN
