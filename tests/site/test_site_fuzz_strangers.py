@@ -35,7 +35,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from leak_worlds import SCENARIO
 from strangers import masked_answer, missing_game_id, snapshot
 
-from games import services
+from games import selectors, services
 from games.club import challenges, draws
 from games.club import chat as club_chat
 from games.engines import get_engine
@@ -175,11 +175,8 @@ def world(make_user, alice, bob, carol, settings):
     games["their game"] = game("dave")
     draws.offer_draw(game_id=games["their game"].pk, user=alice)
     games["their friendly"] = game("dave", competitive=False)
-    engine = get_engine()
-    from games import selectors
-
     state = selectors.load_state(games["their friendly"])
-    move = next(a for a in engine.legal_actions(state) if a["type"] == "move")
+    move = next(a for a in get_engine().legal_actions(state) if a["type"] == "move")
     services.submit_action(games["their friendly"].pk, alice, move)
     services.submit_action(games["their friendly"].pk, alice, {"type": "end_turn"})
     takeback.request_undo(games["their friendly"].pk, alice)
