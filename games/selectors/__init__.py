@@ -10,7 +10,7 @@ reads as before.  The club's and the vacation's own reads live with them
 """
 
 from .clocks import Clock, due_seat_ids, game_clocks
-from .games import engine_name, game_from_rows, get_game, seat_by_color, seat_for, with_seats
+from .games import engine_name, game_from_rows, get_game, known_to, seat_by_color, seat_for, with_seats
 from .history import (
     RecordLines,
     history_lines,
@@ -37,6 +37,7 @@ __all__ = [
     "record_censored",
     "record_open",
     "is_review",
+    "known_to",
     "legal_actions",
     "load_state",
     "open_seeks",

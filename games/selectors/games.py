@@ -79,6 +79,15 @@ def seat_for(game: Game, user) -> Seat | None:
     return None
 
 
+def known_to(game: Game, user) -> bool:
+    """Whether `user` may know that `game` exists: its players always, anyone
+    once it is public (an open seek in the lobby, a game under way or ended,
+    which spectators watch), nobody else (a challenge between two others, a
+    cancelled seek or challenge)."""
+    public = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
+    return game.status in public or seat_for(game, user) is not None
+
+
 def seat_by_color(game: Game, color: str) -> Seat | None:
     for seat in game.seats.all():
         if seat.color == color:

@@ -83,6 +83,7 @@ def challenge_detail(request, game_id: int):
 @rate_limited("notify")
 def challenge_answer(request, game_id: int):
     """accept / decline the challenge, approve / reject a proposed change."""
+    participant(request, game_id)
     answer = request.POST.get("answer", "")
     try:
         if answer == "accept":
@@ -153,6 +154,7 @@ def _record_error() -> str:
 @rate_limited("notify")
 def draw(request, game_id: int):
     """offer / accept / decline a draw."""
+    participant(request, game_id)
     answer = request.POST.get("answer", "")
     try:
         if answer == "offer":
@@ -193,6 +195,7 @@ def chat(request, game_id: int):
 @rate_limited("submit")
 @rate_limited("notify")
 def chat_post(request, game_id: int):
+    participant(request, game_id)
     what = request.POST.get("what", "post")
     try:
         if what == "post":

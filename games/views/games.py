@@ -24,7 +24,7 @@ from games.registry import UI_REGISTRY, get_ui
 from games.registry import choices as game_choices
 from wecsite.ratelimit import rate_limited
 
-from .common import challenged_player, participant, refused
+from .common import challenged_player, participant, refused, seek_taker
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +107,7 @@ def new_game(request):
 @rate_limited("challenge")
 @rate_limited("notify")
 def accept_seek(request, game_id: int):
+    seek_taker(request, game_id)
     try:
         services.accept_seek(game_id=game_id, user=request.user)
     except Game.DoesNotExist:
@@ -120,6 +121,7 @@ def accept_seek(request, game_id: int):
 @require_POST
 @rate_limited("notify")
 def cancel_seek(request, game_id: int):
+    participant(request, game_id)
     try:
         services.cancel_seek(game_id=game_id, user=request.user)
     except Game.DoesNotExist:

@@ -292,7 +292,7 @@ def test_chat_players_only_then_spectators_after_the_end(client, game, alice, bo
     assert client.post(reverse("chat_post", args=[game.pk]), {"what": "post", "text": "x" * 501}).status_code == 400
     client.force_login(carol)
     assert client.get(reverse("chat", args=[game.pk])).status_code == 404
-    assert client.post(reverse("chat_post", args=[game.pk]), {"what": "post", "text": "hi"}).status_code == 403
+    assert client.post(reverse("chat_post", args=[game.pk]), {"what": "post", "text": "hi"}).status_code == 404
     client.force_login(bob)
     html = client.get(reverse("game_detail", args=[game.pk])).content.decode()
     assert "good luck" in html
