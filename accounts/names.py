@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from wecsite.inputs import forbidden_character
+
 # One character -> the Latin letter it passes for (after case folding).
 # fmt: off
 _LOOKALIKES = {
@@ -63,5 +65,7 @@ def name_key(name: str) -> str:
 
 def has_invisible_characters(name: str) -> bool:
     """Control and format characters (zero-width, direction overrides): they
-    change how a name looks without being seen, so names may not have them."""
-    return any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in name)
+    change how a name looks without being seen, so names may not have them.
+    The site's one text policy (wecsite.inputs), without the joiners that
+    free text allows: the fold drops them, so two names could differ by one."""
+    return forbidden_character(name) is not None

@@ -86,7 +86,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "base",
         [
             "games", "games.models", "games.engines", "games.engines.*", "games.registry", "games.refusals",
-            "games.words", "accounts", "accounts.models", "accounts.names",
+            "games.words", "accounts", "accounts.models", "accounts.names", "wecsite.inputs",
         ],
     ),
 ]
