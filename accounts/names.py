@@ -25,8 +25,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from wecsite.inputs import forbidden_character
-
 # One character -> the Latin letter it passes for (after case folding).
 # fmt: off
 _LOOKALIKES = {
@@ -61,11 +59,3 @@ def name_key(name: str) -> str:
     for pair, letter in _PAIRS:
         text = text.replace(pair, letter)
     return _SEPARATORS.sub(" ", text).strip()
-
-
-def has_invisible_characters(name: str) -> bool:
-    """Control and format characters (zero-width, direction overrides): they
-    change how a name looks without being seen, so names may not have them.
-    The site's one text policy (wecsite.inputs), without the joiners that
-    free text allows: the fold drops them, so two names could differ by one."""
-    return forbidden_character(name) is not None

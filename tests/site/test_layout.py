@@ -80,13 +80,14 @@ LAYERS: list[tuple[str, list[str]]] = [
             "games.notifications", "games.boardpatch",
             # The package only loads the Celery app (wecsite/__init__.py).
             "wecsite", "wecsite.celery", "wecsite.siteurl", "wecsite.ratelimit", "wecsite.security", "wecsite.dburl",
+            "wecsite.inputs",
         ],
     ),
     (
         "base",
         [
             "games", "games.models", "games.engines", "games.engines.*", "games.registry", "games.refusals",
-            "games.words", "accounts", "accounts.models", "accounts.names", "wecsite.inputs",
+            "games.words", "accounts", "accounts.models", "accounts.names",
         ],
     ),
 ]

@@ -237,3 +237,27 @@ def test_a_refused_value_is_not_an_outage(exc):
     response = _answer_to(exc)
     assert response.status_code == 500 and not response.has_header("Retry-After")
     assert "database" not in response.content.decode()
+
+
+# --- found by the hostile fuzz ------------------------------------------------------------
+
+
+def test_a_login_with_an_overlong_username_is_a_form_error(client, alice):
+    """django-axes stored the failed attempt's username in a 255-character
+    column: a longer one was a DataError (a 500)."""
+    response = client.post(reverse("login"), {"username": "x" * 300, "password": "nope"})
+    assert response.status_code == 200 and not response.wsgi_request.user.is_authenticated
+    response = client.post(reverse("login"), {"username": "ali\u202ece", "password": "nope"})
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("next_url", ["foo", "ab\x00cd", "\u00b2", "//evil.example/", "/ok\u202e/"])
+def test_a_language_switch_to_a_next_that_is_not_a_local_path_goes_home(client, next_url):
+    """redirect() took a bare word for a view name (NoReverseMatch, a 500)."""
+    response = client.post(reverse("set_language"), {"language": "de", "next": next_url})
+    assert response.status_code == 302 and response["Location"] == "/"
+
+
+def test_a_language_switch_keeps_a_local_next(client):
+    response = client.post(reverse("set_language"), {"language": "de", "next": "/games/list/?page=2"})
+    assert response.status_code == 302 and response["Location"] == "/games/list/?page=2"
