@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -22,6 +23,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from option_fields import options_post
 
 from games import selectors, services
 from games.engines import get_engine
@@ -54,7 +56,21 @@ ROUTES = sorted(set(_walk(get_resolver().url_patterns)))
 # --- values ------------------------------------------------------------------------------------
 
 # Text a browser could send: anything but lone surrogates (which no client can encode).
-any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=60)
+plain_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=60)
+# Text made mostly of what the text policy refuses (wecsite.inputs): NUL and
+# other controls, bidi overrides and isolates, invisible characters.
+hostile_text = st.text(
+    st.one_of(
+        st.sampled_from(
+            "\x00\x01\x1b\x7f\x85\x9b\u202a\u202b\u202d\u202e\u2066\u2067\u2068\u2069"
+            "\u200b\u200c\u200d\u200e\u200f\u2028\ufeff\u00ad\ue000"
+        ),
+        st.characters(min_codepoint=32, max_codepoint=126),
+    ),
+    min_size=1,
+    max_size=20,
+)
+any_text = st.one_of(plain_text, hostile_text, st.sampled_from(["x" * 100_000, "[" * 100_000, "9" * 5000]))
 numberish = st.one_of(
     st.integers(-(10**30), 10**30).map(str),
     st.sampled_from(["0", "1", "-1", "9" * 5000, "1e9", " 1", "0x1", "1.5"]),
@@ -116,6 +132,16 @@ FIELD_VALUES = {
     "new_password1": any_text,
     "new_password2": any_text,
     "old_password": any_text,
+    # The fields that carry user text others see, or JSON.
+    "text": any_text,
+    "name": any_text,
+    "what": st.sampled_from(["post", "report", "mute", "save", "check", "start", "end", "clear", ""]),
+    "pieces": st.one_of(action_json, json_values.map(json.dumps)),
+    "start": st.one_of(action_json, json_values.map(json.dumps)),
+    "record": st.one_of(
+        any_text, action_json.map(lambda doc: '[Options "' + doc.replace('"', '\\"') + '"]\n\n1. x')
+    ),
+    "next": any_text,
 }
 field_names = st.one_of(st.sampled_from(sorted(FIELD_VALUES)), any_text)
 
@@ -414,6 +440,7 @@ HOSTILE_JSON = {
     "nan": "NaN",
     "object": '{"\\u0000": 1}',
 }
+NESTED_JSON_KINDS = ("nul string", "bidi string", "long string", "deep list")
 REFUSALS: dict[int, int] = {}
 HOSTILE_STATS = {"requests": 0, "fields": 0, "json keys": 0, "5xx": 0}
 
@@ -483,7 +510,10 @@ def _json_variants(text: str):
             place = place[step]
         place[path[-1]] = marker
         written = json.dumps(copy)
-        for kind, value in HOSTILE_JSON.items():
+        # Keys below the top (a position's options, a piece's fields) are many
+        # and read alike: the brief's kinds only there.
+        kinds = HOSTILE_JSON if len(path) == 1 else {k: HOSTILE_JSON[k] for k in NESTED_JSON_KINDS}
+        for kind, value in kinds.items():
             yield ("/".join(map(str, path)), kind), written.replace(f'"{marker}"', value)
     for kind, value in HOSTILE_JSON.items():
         if text.endswith("}"):
@@ -528,6 +558,16 @@ def hostile_world(world, alice, bob, carol):
         public=True,
         document=scenario_text.parse("to_move black\npiece black king 1 1\npiece white king 10 10\n"),
     )
+    # A friendly game (take-backs and undo) where Alice has moved and not yet ended her Turn.
+    friendly = services.create_game(
+        creator=alice, opponent="user", username="bob", color="black", competitive=False
+    ).pk
+    first = next(
+        a
+        for a in get_engine().legal_actions(selectors.load_state(selectors.get_game(friendly)))
+        if a["type"] == "move"
+    )
+    services.submit_action(friendly, alice, first, expected_seq=0)
     state = selectors.load_state(selectors.get_game(marshal.pk))
     pieces = marshal_rules.legal_actions(state)[0]["pieces"]
     engine = get_engine()
@@ -577,11 +617,16 @@ def hostile_world(world, alice, bob, carol):
             ("POST", c, {"game_id": challenge.pk}, {"answer": "accept"})
         ],
         "games/<int:game_id>/challenge/propose/": [
-            ("POST", a, {"game_id": challenge.pk}, {**new_game, "kind": "friendly", "creator_color": "white"})
+            (
+                "POST",
+                a,
+                {"game_id": challenge.pk},
+                {**new_game, **options_post(), "kind": "friendly", "creator_color": "white"},
+            )
         ],
         "games/<int:game_id>/draw/": [("POST", a, {"game_id": game}, {"answer": "offer"})],
-        "games/<int:game_id>/takeback/": [("POST", a, {"game_id": game}, {"version": "1", "steps": "1"})],
-        "games/<int:game_id>/undo/": [("POST", a, {"game_id": game}, {"answer": "request"})],
+        "games/<int:game_id>/takeback/": [("POST", a, {"game_id": friendly}, {"version": "", "steps": "1"})],
+        "games/<int:game_id>/undo/": [("POST", b, {"game_id": friendly}, {"answer": "request"})],
         "games/<int:game_id>/chat/": [("GET", a, {"game_id": game}, {})],
         "games/<int:game_id>/chat/post/": [
             ("POST", a, {"game_id": game}, {"what": "post", "text": "hello"}),
@@ -611,7 +656,7 @@ def hostile_world(world, alice, bob, carol):
         ],
         "sandbox/import/": [
             ("POST", a, {}, {"record": record, "start": ""}),
-            ("POST", a, {}, {"record": record, "start": json.dumps(scenario.document)}),
+            ("POST", a, {}, {"record": record, "start": json.dumps(engine.dump_scenario(engine.new_game()))}),
         ],
         "scenarios/": [
             ("GET", a, {}, {"from": f"id:{scenario.pk}"}),
@@ -670,7 +715,7 @@ def hostile_world(world, alice, bob, carol):
         "accounts/reset/<uidb64>/<token>/": [("GET", None, {"uidb64": uid, "token": token}, {})],
         "accounts/reset/done/": [("GET", None, {}, {})],
     }
-    return {"bases": bases}
+    return {"bases": bases, "alice": alice}
 
 
 def _path(route: str, args: dict) -> str:
@@ -700,14 +745,15 @@ def _client_for(user) -> Client:
     return client
 
 
-def _hostile_request(user, method: str, path: str, data: dict, failures: list, what) -> None:
+def _hostile_request(user, method: str, path: str, data: dict, failures: list, what, before: tuple) -> None:
+    """One request in a savepoint that is rolled back; `before` is the world's
+    state, the same before every request (each one's changes are undone)."""
     from django.db import transaction
 
     from wecsite.inputs import forbidden_character
 
     client = _client_for(user)
     with transaction.atomic():
-        before = hostile_state()
         try:
             if method == "GET":
                 response = client.get(path, data)
@@ -726,9 +772,10 @@ def _hostile_request(user, method: str, path: str, data: dict, failures: list, w
                 REFUSALS[status] = REFUSALS.get(status, 0) + 1
                 if hostile_state() != before:
                     failure = f"{status} but the database changed"
-            bad = [t for t in stored_texts() if forbidden_character(t) is not None]
-            if bad:
-                failure = f"{status} stored {bad[0][:40]!r}"
+            else:  # (a refusal changed nothing, so stored nothing either)
+                bad = [t for t in stored_texts() if forbidden_character(t) is not None]
+                if bad:
+                    failure = f"{status} stored {bad[0][:40]!r}"
         if failure is not None:
             failures.append((method, path[:80], what, failure))
             print("hostile fuzz failure:", failures[-1])  # at once, with -s: the run is long
@@ -737,6 +784,9 @@ def _hostile_request(user, method: str, path: str, data: dict, failures: list, w
 
 HOSTILE_PATH_VALUES = {k: v for k, v in HOSTILE_TEXT.items() if k != "very long"}
 BASE_STATUSES: dict[tuple[str, str], int] = {}
+OPTION_PREFIX = "opt_"
+OPTION_KINDS = ("nul", "c1 control", "bidi override", "very long", "deep json")
+ROUTE_COST: dict[str, tuple[int, float]] = {}  # route -> (requests, seconds)
 
 
 @pytest.fixture
@@ -757,7 +807,16 @@ def test_hostile_values_in_every_field_and_json_key(fast_hashers, hostile_world)
     assert not missing, f"routes without a base request in the hostile fuzz: {missing}"
     failures: list = []
     _CLIENTS.clear()
+    # Alice's sandbox exists for the whole test (sandbox/act steps through it).
+    assert (
+        _client_for(hostile_world["alice"])
+        .post("/sandbox/start/", {"source": "shipped:standard"})
+        .status_code
+        == 302
+    )
+    before = hostile_state()  # before every request: each one is rolled back
     for route, requests in bases.items():
+        started, count = time.perf_counter(), HOSTILE_STATS["requests"]
         for method, user, args, data in requests:
             # Which keys does the view read?  (The base request, rolled back.)
             client = _client_for(user)
@@ -774,22 +833,29 @@ def test_hostile_values_in_every_field_and_json_key(fast_hashers, hostile_world)
                 text = data.get(key, "")
                 carries_json = isinstance(text, str) and text[:1] in ("[", "{")
                 values = {**HOSTILE_TEXT, **(HOSTILE_JSON_TEXT if carries_json else {})}
+                if key.startswith(OPTION_PREFIX):
+                    # Dozens of game options, all plain Django form fields read
+                    # alike: the brief's kinds only, to keep the run short.
+                    values = {kind: HOSTILE_TEXT[kind] for kind in OPTION_KINDS}
                 for kind, value in values.items():
-                    _hostile_request(user, method, path, {**data, key: value}, failures, (key, kind))
+                    _hostile_request(user, method, path, {**data, key: value}, failures, (key, kind), before)
                 variants = _json_variants(text) if carries_json else ()
                 if key == "record":
                     variants = _options_variants(text)
                 for (json_key, kind), doc in variants:
                     HOSTILE_STATS["json keys"] += 1
-                    _hostile_request(user, method, path, {**data, key: doc}, failures, (key, json_key, kind))
+                    _hostile_request(
+                        user, method, path, {**data, key: doc}, failures, (key, json_key, kind), before
+                    )
             # A hostile key name, and hostile path parameters.
-            _hostile_request(user, method, path, {**data, "\u202e\x00": "x"}, failures, ("key name",))
+            _hostile_request(user, method, path, {**data, "\u202e\x00": "x"}, failures, ("key name",), before)
             for name in args:
                 if f"<int:{name}>" in route:
                     continue  # the int converter lets only digits through
                 for kind, value in HOSTILE_PATH_VALUES.items():
                     hostile_path = _path(route, {**args, name: value})
-                    _hostile_request(user, method, hostile_path, data, failures, (name, kind))
+                    _hostile_request(user, method, hostile_path, data, failures, (name, kind), before)
+        ROUTE_COST[route] = (HOSTILE_STATS["requests"] - count, time.perf_counter() - started)
     assert not failures, f"{len(failures)} failures, e.g.:\n" + "\n".join(map(str, failures[:20]))
 
 
@@ -800,3 +866,6 @@ def test_hostile_fuzz_report():
         f"\nhostile fuzz: {HOSTILE_STATS['requests']} requests, {HOSTILE_STATS['fields']} fields, "
         f"{HOSTILE_STATS['json keys']} JSON key variants, {HOSTILE_STATS['5xx']} 5xx; refusals: {refusals}"
     )
+    costly = sorted(ROUTE_COST.items(), key=lambda item: -item[1][1])[:8]
+    print("costliest routes: " + ", ".join(f"{r} {n} requests {t:.1f} s" for r, (n, t) in costly))
+    print("base requests: " + ", ".join(f"{m} {r} {s}" for (m, r), s in sorted(BASE_STATUSES.items())))

@@ -158,6 +158,14 @@ def test_a_scenario_source_that_is_not_a_plain_number_is_a_404(client, alice):
         assert client.get(reverse("scenario_editor"), {"from": source}).status_code == 404, source
 
 
+def test_a_review_step_that_is_not_a_plain_number_shows_the_end(client, game, alice, bob):
+    """`at` passed str.isdigit() ("²" does) and then int() raised."""
+    services.resign(game.pk, bob)
+    client.force_login(alice)
+    for at in ("\u00b2", "9" * 5000, "\u0663"):
+        assert client.get(reverse("game_detail", args=[game.pk]), {"at": at}).status_code == 200, at
+
+
 # --- JSON documents ---------------------------------------------------------------------
 
 
@@ -187,6 +195,27 @@ def test_a_deep_sandbox_import_is_a_400(client, alice, field):
     response = client.post(reverse("sandbox_import"), data)
     assert response.status_code == 400
     assert "sandbox" not in client.session.get("wec_sandbox", {}) and "wec_sandbox" not in client.session
+
+
+def test_a_starting_position_the_engine_cannot_play_is_a_400(client, alice):
+    """The engine's loader took `turn.actors` written as a string; playing the
+    record's first Turn on it raised AttributeError (a 500)."""
+    from games.engines import get_engine
+
+    engine = get_engine()
+    game = engine.new_game({"competitive": False})
+    g = game
+    while len(g.log) < 2:
+        legal = engine.legal_actions(g)
+        ends = [a for a in legal if a["type"] == "end_turn"]
+        g = engine.apply(g, ends[0] if ends else next(a for a in legal if a["type"] == "move"))
+    record = "".join(f"{n}. {t}\n" for n, t in enumerate(engine.history(g, None), 1))
+    start = engine.dump_scenario(game)
+    start["turn"]["actors"] = "\u202e"
+    client.force_login(alice)
+    response = client.post(reverse("sandbox_import"), {"record": record, "start": json.dumps(start)})
+    assert response.status_code == 400
+    assert "wec_sandbox" not in client.session
 
 
 # --- WebSocket paths --------------------------------------------------------------------

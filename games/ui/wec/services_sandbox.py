@@ -218,6 +218,11 @@ def import_record(session, text: str, start_json: str = "") -> dict:
         raise
     except (ValueError, KeyError, TypeError) as exc:
         raise RecordError(str(exc)) from None
+    except (AttributeError, IndexError):
+        # The starting position is any JSON a visitor wrote: the engine's
+        # loader takes some malformed ones (a list written as a string) that
+        # fail only once a Turn is played on them.
+        raise RecordError(_("The engine cannot play this starting position.")) from None
     if len(steps) > MAX_STEPS:
         raise RecordError(_("A sandbox holds at most %(n)d actions.") % {"n": MAX_STEPS})
     box = {"start": start_doc, "steps": steps, "cursor": 0, "title": _("Imported record")}
