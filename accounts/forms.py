@@ -1,12 +1,14 @@
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
+from wecsite.inputs import forbidden_character, validate_one_line_text
 from wecsite.ratelimit import first_in
 
 from .models import User, timezone_choices
-from .names import has_invisible_characters, name_key
+from .names import name_key
 from .selectors import name_taken
 
 
@@ -16,7 +18,9 @@ def check_display_name(display_name: str, exclude_pk: int | None = None) -> str:
     display_name = display_name.strip()
     if not display_name:
         return ""
-    if has_invisible_characters(display_name):
+    # The site's text policy (wecsite.inputs), without the joiners free text
+    # allows: the fold drops them, so two names could differ by one.
+    if forbidden_character(display_name) is not None:
         raise forms.ValidationError(_("A display name may not contain invisible or control characters."))
     if "@" in display_name:
         # "@" marks usernames on the site ("Name (@username)").
@@ -29,6 +33,18 @@ def check_display_name(display_name: str, exclude_pk: int | None = None) -> str:
             _("This display name is taken, or looks too much like another player's name. Please choose another.")
         )
     return display_name
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, with the username's length and the text policy
+    checked on the server: Django sets only the widget's maxlength, so a
+    longer name reached authenticate() and django-axes stored the failed
+    attempt in a 255-character column (a DataError)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["username"]
+        field.validators = [*field.validators, MaxLengthValidator(field.max_length or 150), validate_one_line_text]
 
 
 class SignUpForm(UserCreationForm):
@@ -44,7 +60,7 @@ class SignUpForm(UserCreationForm):
         username = super().clean_username()
         if not username or "username" in self._errors:  # already refused (taken in any case)
             return username
-        if has_invisible_characters(username):
+        if forbidden_character(username) is not None:
             raise forms.ValidationError(_("A username may not contain invisible or control characters."))
         if name_taken(name_key(username)):
             raise forms.ValidationError(

@@ -59,9 +59,3 @@ def name_key(name: str) -> str:
     for pair, letter in _PAIRS:
         text = text.replace(pair, letter)
     return _SEPARATORS.sub(" ", text).strip()
-
-
-def has_invisible_characters(name: str) -> bool:
-    """Control and format characters (zero-width, direction overrides): they
-    change how a name looks without being seen, so names may not have them."""
-    return any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in name)

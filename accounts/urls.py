@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views, views_i18n
+from . import forms, views, views_i18n
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -9,7 +9,7 @@ urlpatterns = [
     path("timezone/", views_i18n.detect_time_zone, name="detect_time_zone"),
     path("profile/", views.profile, name="profile"),
     path("vacation/", views.vacation, name="vacation"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", auth_views.LoginView.as_view(authentication_form=forms.LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),

@@ -5,12 +5,13 @@ from __future__ import annotations
 import zoneinfo
 
 from django.conf import settings
-from django.http import HttpResponse, HttpResponseBadRequest
-from django.shortcuts import redirect
+from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from wecsite.inputs import is_plain_url_text
 
 from . import services
 
@@ -25,9 +26,14 @@ def set_language(request):
     if request.user.is_authenticated:
         services.set_language(request.user, language)
     next_url = request.POST.get("next") or "/"
-    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
+    # Back to a path of this site only.  Not redirect(): it takes a bare word
+    # for a view name, and one that names none raised NoReverseMatch (a 500).
+    local = next_url.startswith("/") and not next_url.startswith("//") and is_plain_url_text(next_url)
+    if not local or not url_has_allowed_host_and_scheme(
+        next_url, {request.get_host()}, require_https=request.is_secure()
+    ):
         next_url = "/"
-    response = redirect(next_url)
+    response = HttpResponseRedirect(next_url)
     response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=365 * 86400, samesite="Lax")
     translation.activate(language)
     return response

@@ -7,15 +7,16 @@ listens to its own group and is rung only when its own view changed: an
 enemy's unseen action sends nothing, so neither the content nor the count nor
 the timing of the frames depends on it."""
 
-import json
-
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from wecsite.inputs import JSONInputError, read_json
 
 from .models import Seat
 from .services.events import group_name, lobby_group_name, user_group_name
 
 MAX_FRAME_CHARS = 1000
+MAX_FRAME_DEPTH = 4
 
 
 @database_sync_to_async
@@ -39,11 +40,11 @@ class _GroupConsumer(AsyncJsonWebsocketConsumer):
         # The browser only ever sends small JSON pings.  Anything else (binary,
         # not JSON, absurdly deep or long) is dropped here instead of raising
         # inside the consumer, which would kill the socket.
-        if text_data is None or len(text_data) > MAX_FRAME_CHARS:
+        if text_data is None:
             return
         try:
-            content = json.loads(text_data)
-        except (ValueError, RecursionError):
+            content = read_json(text_data, max_chars=MAX_FRAME_CHARS, max_depth=MAX_FRAME_DEPTH)
+        except JSONInputError:
             return
         await self.receive_json(content)
 
@@ -97,3 +98,12 @@ class NotificationConsumer(_GroupConsumer):
 
     async def lobby_changed(self, event):
         await self.send_json({"type": "lobby"})
+
+
+class NoRouteConsumer(AsyncJsonWebsocketConsumer):
+    """Every WebSocket path that names no socket (`/ws/games/abc/`): the
+    handshake is refused, as a page that does not exist is a 404, instead of
+    the router's "No route found" error (an HTTP 500)."""
+
+    async def connect(self):
+        await self.close(code=4404)

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -10,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games.registry import choices
+from wecsite.inputs import JSONInputError, read_json
 
 if TYPE_CHECKING:
     from games.registry import GameUI
@@ -125,18 +125,9 @@ class ActionError(ValueError):
 
 
 # An action is a small flat document (places are [row, col, level] lists);
-# anything much bigger or deeper is not an action, and refusing it early keeps
-# json.loads and the comparison code from recursing without bound.
+# anything much bigger or deeper is not an action.
 MAX_ACTION_CHARS = 4000
 MAX_ACTION_DEPTH = 6
-
-
-def _depth(value, limit: int) -> int:
-    """How deeply `value` nests, counting no further than `limit` + 1."""
-    if limit < 0 or not isinstance(value, (dict, list)):
-        return 0
-    items = value.values() if isinstance(value, dict) else value
-    return 1 + max((_depth(v, limit - 1) for v in items), default=0)
 
 
 def action_from_post(data, ui: Callable[[], GameUI]) -> dict:
@@ -148,15 +139,11 @@ def action_from_post(data, ui: Callable[[], GameUI]) -> dict:
     the service's business."""
     raw = data.get("action")
     if raw not in (None, ""):
-        if not isinstance(raw, str) or len(raw) > MAX_ACTION_CHARS:
-            raise ActionError(_("That is not a valid action."))
         try:
-            action = json.loads(raw)
-        except (TypeError, ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+            action = read_json(raw, max_chars=MAX_ACTION_CHARS, max_depth=MAX_ACTION_DEPTH)
+        except JSONInputError:
             raise ActionError(_("That is not a valid action.")) from None
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise ActionError(_("That is not a valid action."))
-        if _depth(action, MAX_ACTION_DEPTH) > MAX_ACTION_DEPTH:
             raise ActionError(_("That is not a valid action."))
         return action
     return ui().action_from_fields(data)

@@ -1,7 +1,12 @@
-from django.urls import path
+from django.urls import path, register_converter
+
+from wecsite.inputs import PlainTextConverter
 
 from .registry import game_urlpatterns
 from .views import club, games, notifications, site, takeback
+
+# Usernames under the text policy: a NUL reached the query as a DataError.
+register_converter(PlainTextConverter, "plain")
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -28,7 +33,7 @@ urlpatterns = [
     path("games/<int:game_id>/watch/board/", club.watch_board, name="watch_board"),
     path("games/<int:game_id>/watch/replay/", club.watch_replay, name="watch_replay"),
     path("archive/", club.archive, name="archive"),
-    path("players/<str:username>/", club.player_profile, name="player_profile"),
+    path("players/<plain:username>/", club.player_profile, name="player_profile"),
     path("leaderboard/", club.leaderboard, name="leaderboard"),
     path("games/<int:game_id>/export/", club.export_record, name="export_record"),
     path("games/<int:game_id>/start.json", club.export_scenario, name="export_scenario"),

@@ -13,6 +13,7 @@ from games.models import ChatMessage, Game, Notification, Seat
 from games.services import events
 from games.services.errors import GameNotActive, InvalidRequest, NotYourGame
 from games.services.locks import locked, player_seat
+from wecsite.inputs import text_problem
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +30,9 @@ def post_chat(*, game_id: int, user, text: str) -> ChatMessage:
         raise InvalidRequest(_("Write something first."))
     if len(text) > MAX_CHAT_CHARS:
         raise InvalidRequest(_("A chat message has at most %(n)d characters.") % {"n": MAX_CHAT_CHARS})
+    problem = text_problem(text, joiners=True)  # one line; joiners for emoji and scripts that need them
+    if problem is not None:
+        raise InvalidRequest(problem)
     if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.CHALLENGE):
         raise GameNotActive(_("This game has no chat."))
     message = ChatMessage.objects.create(game=game, author=seat.user, text=text)

@@ -182,9 +182,11 @@ def game_board(request, game_id: int):
 def _review_at(request, game, seat, context):
     """An ended game's review at the Turn `at` of the query (a shared link, or
     a live refresh of a page that was showing that Turn)."""
-    if context.get("review") and request.GET.get("at", "").isdigit():
+    at = request.GET.get("at", "")
+    # ASCII digits, and few of them: int() refuses "²", which str.isdigit() takes.
+    if context.get("review") and at.isascii() and at.isdigit() and len(at) <= 9:
         ui = get_ui(game.engine)
-        context["review"] = ui.review_context(game, seat, int(request.GET["at"]), history=context["history"])
+        context["review"] = ui.review_context(game, seat, int(at), history=context["history"])
     return context
 
 

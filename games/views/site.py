@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from django.db import DatabaseError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -17,9 +17,14 @@ def healthz(request):
 def server_error(request):
     """handler500: a plain page that needs neither the database nor a session
     (either may be what failed).  A database outage is answered 503 (try again
-    shortly); anything else 500.  Django has already logged the trace."""
+    shortly); anything else 500.  Django has already logged the trace.
+
+    Only connection-level errors (psycopg's OperationalError and
+    InterfaceError, as Django wraps them) are an outage: a DataError or
+    IntegrityError is a value the database refused, a bug to fix, and
+    calling it an outage would let anyone who finds one fake outages."""
     exc = sys.exc_info()[1]
-    if isinstance(exc, DatabaseError):
+    if isinstance(exc, (OperationalError, InterfaceError)):
         status = 503
         title = _("Wec Online is briefly unavailable")
         message = _("We cannot reach our database just now. Nothing you sent was half-done; please try again in a minute.")

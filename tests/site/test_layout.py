@@ -80,6 +80,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "games.notifications", "games.boardpatch",
             # The package only loads the Celery app (wecsite/__init__.py).
             "wecsite", "wecsite.celery", "wecsite.siteurl", "wecsite.ratelimit", "wecsite.security", "wecsite.dburl",
+            "wecsite.inputs",
         ],
     ),
     (

@@ -3,8 +3,6 @@ favourites.save, the check is the engine's)."""
 
 from __future__ import annotations
 
-import json
-
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
@@ -14,9 +12,12 @@ from games import selectors
 from games.engines.marshal import engine_options
 from games.models import Game
 from games.rules import marshal as rules
+from wecsite.inputs import read_json
 
 from . import NAME, favourites
 from .refusals import translate
+
+MAX_SETUP_CHARS = 8000
 
 
 @login_required
@@ -30,7 +31,8 @@ def save_favourite(request, game_id: int):
     if seat is None or game.engine != NAME:
         raise Http404
     try:
-        pieces = json.loads(request.POST.get("pieces", ""))
+        # A setup is a flat list of small objects (JSONInputError is a ValueError).
+        pieces = read_json(request.POST.get("pieces", ""), max_chars=MAX_SETUP_CHARS, max_depth=2)
         if not isinstance(pieces, list) or len(pieces) > 60:
             raise ValueError
         pieces = [{"type": str(p["type"]), "row": int(p["row"]), "col": int(p["col"])} for p in pieces]

@@ -31,7 +31,8 @@ def scenario_document(source: str, user) -> tuple[str, dict] | None:
     kind, _sep, key = (source or "").partition(":")
     if kind == "shipped" and key in SHIPPED:
         return str(SHIPPED[key].title), shipped_document(key)
-    if kind == "id" and key.isdigit():
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    if kind == "id" and key.isascii() and key.isdigit() and len(key) <= 18:
         scenario = Scenario.objects.filter(pk=int(key)).first()
         if scenario and (scenario.public or (user.is_authenticated and scenario.owner_id == user.pk)):
             return scenario.name, scenario.document

@@ -16,7 +16,6 @@ the start.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -24,10 +23,15 @@ from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.services import GameError, StaleState
+from wecsite.inputs import JSONInputError, read_json
 
 SESSION_KEY = "wec_sandbox"
 MAX_STEPS = 3000
 MAX_RECORD_CHARS = 200_000
+# A starting position or an Options header: pieces with their articles are a
+# few levels deep; the limits only keep absurd documents from the parser.
+MAX_JSON_CHARS = 200_000
+MAX_JSON_DEPTH = 8
 _HEADER = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
 _TURN = re.compile(r"^(\d+)\.\s+(\S.*)$")
 
@@ -168,8 +172,9 @@ def read_record(text: str, start_json: str = "") -> tuple[dict | None, dict, lis
                 raise RecordError(_("a header line after the Turns."), number)
             if header.group(1) == "Options":
                 try:
-                    options = json.loads(header.group(2).replace('\\"', '"').replace("\\\\", "\\"))
-                except ValueError:
+                    written = header.group(2).replace('\\"', '"').replace("\\\\", "\\")
+                    options = read_json(written, max_chars=MAX_JSON_CHARS, max_depth=MAX_JSON_DEPTH)
+                except JSONInputError:
                     raise RecordError(_("the Options header is not valid JSON."), number) from None
                 if not isinstance(options, dict):
                     raise RecordError(_("the Options header is not valid JSON."), number)
@@ -183,8 +188,8 @@ def read_record(text: str, start_json: str = "") -> tuple[dict | None, dict, lis
     scenario = None
     if start_json.strip():
         try:
-            scenario = json.loads(start_json)
-        except ValueError:
+            scenario = read_json(start_json, max_chars=MAX_JSON_CHARS, max_depth=MAX_JSON_DEPTH)
+        except JSONInputError:
             raise RecordError(_("The starting position is not valid JSON.")) from None
         if not isinstance(scenario, dict):
             raise RecordError(_("The starting position is not valid JSON."))
@@ -213,6 +218,11 @@ def import_record(session, text: str, start_json: str = "") -> dict:
         raise
     except (ValueError, KeyError, TypeError) as exc:
         raise RecordError(str(exc)) from None
+    except (AttributeError, IndexError):
+        # The starting position is any JSON a visitor wrote: the engine's
+        # loader takes some malformed ones (a list written as a string) that
+        # fail only once a Turn is played on them.
+        raise RecordError(_("The engine cannot play this starting position.")) from None
     if len(steps) > MAX_STEPS:
         raise RecordError(_("A sandbox holds at most %(n)d actions.") % {"n": MAX_STEPS})
     box = {"start": start_doc, "steps": steps, "cursor": 0, "title": _("Imported record")}

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Scenario
 from games.services import InvalidRequest, NotYourGame
+from wecsite.inputs import text_problem
 
 from .scenario_text import ScenarioTextError, check, parse
 
@@ -16,7 +17,11 @@ def save_scenario(*, owner, name: str, text: str, public: bool, scenario_id: int
     """Check a board-editor text with the engine and save it under `name`
     (a new scenario, or the owner's own `scenario_id`).  Raises InvalidRequest
     carrying the engine's message."""
-    name = (name or "").strip()[:80]
+    name = (name or "").strip()
+    problem = text_problem(name)  # others see the names of public scenarios
+    if problem is not None:
+        raise InvalidRequest(problem)
+    name = name[:80]
     if not name:
         raise InvalidRequest(_("Give the scenario a name."))
     try:
