@@ -317,7 +317,7 @@ def test_every_id_route_is_understood():
     assert (
         "games/<int:game_id>/draw/" in game_routes and "games/<int:game_id>/setup-favourite/" in game_routes
     )
-    assert any(r.startswith("admin/") for r in ID_ROUTES) and "players/<str:username>/" in ID_ROUTES
+    assert any(r.startswith("admin/") for r in ID_ROUTES) and "players/<plain:username>/" in ID_ROUTES
 
 
 @pytest.mark.django_db
