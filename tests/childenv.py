@@ -11,6 +11,7 @@ included (tests/site/test_site_childenv.py checks the round trip)."""
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 
 from wecsite.dburl import database_url
@@ -60,4 +61,26 @@ def bare_env(**extra) -> dict[str, str]:
     for name in ("DJANGO_SETTINGS_MODULE", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"):
         env.pop(name, None)
     env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+def production_env(**extra) -> dict[str, str]:
+    """A deployment's environment: DEBUG off, a fresh SECRET_KEY, one allowed
+    host, SITE_URL and HTTPS on, none of this test run's switches."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        # DJANGO_ALLOW_ASYNC_UNSAFE: the browser tests' conftest sets it in this
+        # process when they are collected; a deployment never has it.
+        if not k.startswith(("WEC_TESTING", "DEBUG", "SECURE_", "PYTEST", "DJANGO_ALLOW_ASYNC_UNSAFE"))
+    }
+    env.update(
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(64),
+        ALLOWED_HOSTS="wec.example.org",
+        SITE_URL="https://wec.example.org",
+        SECURE_SSL="1",
+        DJANGO_SETTINGS_MODULE="wecsite.settings",
+    )
+    env.update(extra)
     return env

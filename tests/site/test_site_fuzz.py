@@ -20,10 +20,10 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from option_fields import options_post
+from url_routes import all_routes
 
 from games import selectors, services
 from games.engines import get_engine
@@ -43,15 +43,7 @@ FUZZ = settings(
 STATS = {"requests": 0, "4xx": 0, "rejects_checked": 0, "frames": 0}
 
 
-def _walk(patterns, prefix=""):
-    for p in patterns:
-        if isinstance(p, URLResolver):
-            yield from _walk(p.url_patterns, prefix + str(p.pattern))
-        elif isinstance(p, URLPattern):
-            yield prefix + str(p.pattern)
-
-
-ROUTES = sorted(set(_walk(get_resolver().url_patterns)))
+ROUTES = all_routes()
 
 # --- values ------------------------------------------------------------------------------------
 

@@ -31,9 +31,9 @@ from django.conf import settings as django_settings
 from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 from leak_worlds import SCENARIO
 from strangers import masked_answer, missing_game_id, snapshot
+from url_routes import all_routes
 
 from games import selectors, services
 from games.club import challenges, draws
@@ -42,16 +42,7 @@ from games.engines import get_engine
 from games.models import Game, Scenario
 from games.services import takeback
 
-
-def _walk(patterns, prefix=""):
-    for p in patterns:
-        if isinstance(p, URLResolver):
-            yield from _walk(p.url_patterns, prefix + str(p.pattern))
-        elif isinstance(p, URLPattern):
-            yield prefix + str(p.pattern)
-
-
-ROUTES = sorted(set(_walk(get_resolver().url_patterns)))
+ROUTES = all_routes()
 PARAM = re.compile(r"<(?:(\w+):)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
 
 # The parameters that name an object, and how the test fills them.

@@ -4,7 +4,6 @@ WebSocket origin check and display names that cannot pose as someone else."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import subprocess
@@ -16,6 +15,7 @@ import pytest
 import redis
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from childenv import ROOT, production_env
 from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
@@ -29,31 +29,10 @@ from games.engines import get_engine
 from games.models import Game, GameAction
 from wecsite import ratelimit
 
-ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "pw-Wec-12345"
 
 
 # --- manage.py check --deploy ------------------------------------------------------------
-
-
-def production_env(**extra) -> dict:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        # DJANGO_ALLOW_ASYNC_UNSAFE: the browser tests' conftest sets it in this
-        # process when they are collected; a deployment never has it.
-        if not k.startswith(("WEC_TESTING", "DEBUG", "SECURE_", "PYTEST", "DJANGO_ALLOW_ASYNC_UNSAFE"))
-    }
-    env.update(
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(64),
-        ALLOWED_HOSTS="wec.example.org",
-        SITE_URL="https://wec.example.org",
-        SECURE_SSL="1",
-        DJANGO_SETTINGS_MODULE="wecsite.settings",
-    )
-    env.update(extra)
-    return env
 
 
 def test_check_deploy_has_no_issues_with_production_settings():

@@ -13,11 +13,11 @@ import sys
 import time
 
 import pytest
+from childenv import ROOT, production_env
 from django.conf import settings as django_settings
 from django.core import mail
 from django.urls import reverse
 from leak_worlds import SCENARIO, TIMELINE, legal  # the leak tests' worlds
-from test_site_security import ROOT, production_env  # the production-like environment
 
 from accounts.models import User
 from games import selectors, services, tasks
