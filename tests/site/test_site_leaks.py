@@ -41,7 +41,6 @@ from games.services import events, takeback
 from games.store import states as state_store
 from games.ui.wec import highlights, review
 from tools.site import benchkit
-from wecsite import siteurl
 from wecsite.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("ids_never_repeat")]
@@ -222,9 +221,6 @@ async def run_world(
         from django.contrib.auth import get_user_model
 
         reset_database()
-        # Each world has its own Redis prefix: the process's memory of the
-        # site origin (written once per change) must not skip the new prefix.
-        siteurl._last_seen = None
         mail.outbox = []
         queued.clear()
         User = get_user_model()
