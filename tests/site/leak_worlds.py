@@ -16,6 +16,7 @@ that Black's view is the same in both."""
 from __future__ import annotations
 
 import games.rules.wec as wec
+from games import services
 
 
 def P(kind: str, color: str, row: int, col: int, level: str = "ground", **extra) -> dict:
@@ -60,6 +61,14 @@ TIMELINE = [
     ("white", [move((10, 1), (10, 2, "ground"))], [move((10, 1), (10, 2, "ground"))]),  # a seen Move
     ("white", [END], [END]),
 ]
+
+
+def challenge_to_the_scenario(bob, **terms):
+    """The worlds' game: Bob (White) has challenged Alice (Black) to play
+    SCENARIO, on the given terms (days per move, competitive, the record)."""
+    return services.create_game(
+        creator=bob, opponent="user", username="alice", color="white", scenario=SCENARIO, **terms
+    )
 
 
 def legal(state, wanted: dict) -> dict:

@@ -31,7 +31,7 @@ from django.core import mail
 from django.core.management.color import no_style
 from django.db import connection
 from django.urls import reverse
-from leak_worlds import END, SCENARIO, TIMELINE, TORPEDO, P, legal, move
+from leak_worlds import END, SCENARIO, TIMELINE, TORPEDO, P, challenge_to_the_scenario, legal, move
 
 import games.rules.wec as wec
 from games import notifications, selectors, services
@@ -226,15 +226,7 @@ async def run_world(
         User = get_user_model()
         alice = User.objects.create_user("alice", "alice@example.com", "pw-Wec-12345", email_on_turn=True)
         bob = User.objects.create_user("bob", "bob@example.com", "pw-Wec-12345", email_on_turn=True)
-        game = services.create_game(
-            creator=bob,
-            opponent="user",
-            username="alice",
-            color="white",
-            scenario=SCENARIO,
-            days_per_move=3,
-            competitive=competitive,
-        )
+        game = challenge_to_the_scenario(bob, days_per_move=3, competitive=competitive)
         client.force_login(alice)
         cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
         headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost"), (b"host", b"localhost")]

@@ -16,7 +16,7 @@ import importlib
 import pytest
 from django.apps import apps
 from django.urls import reverse
-from leak_worlds import SCENARIO, TIMELINE, legal
+from leak_worlds import TIMELINE, challenge_to_the_scenario, legal
 from option_fields import options_post
 
 import games.rules.wec as wec
@@ -32,15 +32,7 @@ UNSEEN_HTML = html.escape(UNSEEN)
 
 def _play(alice, bob, **terms) -> Game:
     """World B's timeline, Alice Black and Bob White."""
-    game = services.create_game(
-        creator=bob,
-        opponent="user",
-        username="alice",
-        color="white",
-        scenario=SCENARIO,
-        days_per_move=3,
-        **terms,
-    )
+    game = challenge_to_the_scenario(bob, days_per_move=3, **terms)
     users = {"black": alice, "white": bob}
     for who, _a, actions in TIMELINE:
         for wanted in actions:

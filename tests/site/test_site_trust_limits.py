@@ -17,7 +17,7 @@ from childenv import ROOT, production_env
 from django.conf import settings as django_settings
 from django.core import mail
 from django.urls import reverse
-from leak_worlds import SCENARIO, TIMELINE, legal  # the leak tests' worlds
+from leak_worlds import TIMELINE, challenge_to_the_scenario, legal  # the leak tests' worlds
 
 from accounts.models import User
 from games import selectors, services, tasks
@@ -350,14 +350,7 @@ def test_draw_refusals_and_coalesced_notices_look_alike_in_both_worlds(
         mail.outbox = []
         # The header's badge counts this world's notices only.
         Notification.objects.filter(user=alice).update(read=True)
-        game = services.create_game(
-            creator=bob,
-            opponent="user",
-            username="alice",
-            color="white",
-            scenario=SCENARIO,
-            days_per_move=None,
-        )
+        game = challenge_to_the_scenario(bob, days_per_move=None)
         url = reverse("draw", args=[game.pk])
 
         def same(text: str, pk: int = game.pk) -> str:
